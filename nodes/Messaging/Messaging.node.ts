@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as conversation from './actions/conversation';
+import * as message from './actions/message';
+import { router } from './actions/router';
+import { searchConversations, searchMessages } from './methods/listSearch';
+
+export class Messaging implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging',
+		name: 'messaging',
+		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Send, read, edit and react to messages, and archive, pin or mute conversations',
+		defaults: { name: 'Messaging' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Conversation', value: 'conversation' },
+					{ name: 'Message', value: 'message' },
+				],
+				default: 'message',
+			},
+			...message.description,
+			...conversation.description,
+		],
+	};
+
+	methods = { listSearch: { searchConversations, searchMessages } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

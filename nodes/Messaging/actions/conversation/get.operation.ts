@@ -1,0 +1,28 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { messagingApiRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../descriptions/common';
+import { conversationLocator } from '../../descriptions/locators';
+import { getRequiredId } from '../../helpers/parameters';
+import type { OperationResult, RunContext } from '../types';
+
+const properties: INodeProperties[] = [conversationLocator, optionsCollection(true)];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<OperationResult> {
+	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
+	return await messagingApiRequest.call(
+		this,
+		{ method: 'GET', path: ['conversations', conversationId] },
+		{ itemIndex, throttle: run.throttle },
+	);
+}

@@ -1,0 +1,3 @@
+import { stateOperation } from './changeState';
+
+export const { description, execute } = stateOperation('mute', async () => ({ is_muted: true }));

@@ -1,0 +1,4 @@
+import { stateOperation } from './changeState';
+
+/** Clears archived_at (sent as an empty value). */
+export const { description, execute } = stateOperation('unarchive', async () => ({ archived_at: null }));

@@ -1,0 +1,3 @@
+import { stateOperation } from './changeState';
+
+export const { description, execute } = stateOperation('unpin', async () => ({ is_pinned: false }));

@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { messagingApiRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../descriptions/common';
+import { messageLocator } from '../../descriptions/locators';
+import { getRequiredId } from '../../helpers/parameters';
+import type { OperationResult, RunContext } from '../types';
+
+const properties: INodeProperties[] = [
+	{ ...messageLocator, description: 'The message to delete. The deletion is permanent.' },
+	optionsCollection(false),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<OperationResult> {
+	const messageId = getRequiredId(this, 'messageId', itemIndex, 'Message');
+	await messagingApiRequest.call(
+		this,
+		{ method: 'DELETE', path: ['messages', messageId] },
+		{ itemIndex, throttle: run.throttle },
+	);
+	return { id: messageId, deleted: true };
+}

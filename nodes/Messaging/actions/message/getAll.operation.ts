@@ -1,0 +1,43 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
+import { conversationLocator } from '../../descriptions/locators';
+import { getMany } from '../../helpers/getMany';
+import { locatorValue } from '../../helpers/parameters';
+import type { OperationResult, RunContext } from '../types';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				...conversationLocator,
+				required: false,
+				description: 'Only messages of this conversation',
+			},
+		],
+	},
+	optionsCollection(true),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['getAll'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<OperationResult> {
+	const conversationId = locatorValue(this.getNodeParameter('filters.conversationId', itemIndex, ''));
+	return await getMany.call(this, itemIndex, run, 'messages', {
+		conversation_id: conversationId === '' ? undefined : conversationId,
+	});
+}

@@ -1,0 +1,82 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { MessagingOperation } from '../types';
+import * as addReaction from './addReaction.operation';
+import * as deleteMessage from './delete.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as removeReaction from './removeReaction.operation';
+import * as send from './send.operation';
+import * as update from './update.operation';
+
+export const operations: Record<string, MessagingOperation> = {
+	addReaction,
+	delete: deleteMessage,
+	get,
+	getAll,
+	removeReaction,
+	send,
+	update,
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['message'] } },
+		options: [
+			{
+				name: 'Add Reaction',
+				value: 'addReaction',
+				description: 'Add a reaction to a message, keeping the reactions already there',
+				action: 'Add a reaction to a message',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a message permanently',
+				action: 'Delete a message',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a message by ID',
+				action: 'Get a message',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List messages, newest first, optionally of one conversation',
+				action: 'Get many messages',
+			},
+			{
+				name: 'Remove Reaction',
+				value: 'removeReaction',
+				description: 'Remove one person’s reaction from a message, keeping the others',
+				action: 'Remove a reaction from a message',
+			},
+			{
+				name: 'Send',
+				value: 'send',
+				description: 'Send a message to a conversation',
+				action: 'Send a message',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Edit a message’s text, or replace its reactions or attachments',
+				action: 'Update a message',
+			},
+		],
+		default: 'send',
+	},
+	...getAll.description,
+	...send.description,
+	...get.description,
+	...update.description,
+	...deleteMessage.description,
+	...addReaction.description,
+	...removeReaction.description,
+];

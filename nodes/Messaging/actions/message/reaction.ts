@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { reactionsFromService, type ReactionMap } from '../../../shared/reactions';
+import { messagingApiRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../descriptions/common';
+import { messageLocator } from '../../descriptions/locators';
+import { getRequiredId, inputError } from '../../helpers/parameters';
+import type { OperationResult, RunContext } from '../types';
+
+/** The fields of Add Reaction and Remove Reaction. */
+export function reactionProperties(verb: 'add' | 'remove'): INodeProperties[] {
+	return [
+		messageLocator,
+		{
+			displayName: 'Reaction',
+			name: 'reaction',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'like',
+			description: `The reaction name to ${verb}, e.g. like or 👍`,
+		},
+		{
+			displayName: 'Reactor',
+			name: 'reactor',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'ann',
+			description: `Who reacts: the username or contact ID to ${verb} under this reaction`,
+		},
+		optionsCollection(true, {
+			default: 1,
+			note: 'Kept at 1, two items on the same message never overwrite each other’s reaction.',
+		}),
+	];
+}
+
+/**
+ * Reads the message and writes back its whole reaction set with one change, so everyone
+ * else's reactions are kept (the service only accepts the full set).
+ */
+export async function changeReaction(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+	change: (reactions: ReactionMap, name: string, reactor: string) => ReactionMap,
+): Promise<OperationResult> {
+	const messageId = getRequiredId(this, 'messageId', itemIndex, 'Message');
+	const name = String(this.getNodeParameter('reaction', itemIndex, '') ?? '').trim();
+	if (name === '') throw inputError(this, itemIndex, 'Reaction', 'is empty');
+	const reactor = String(this.getNodeParameter('reactor', itemIndex, '') ?? '').trim();
+	if (reactor === '') throw inputError(this, itemIndex, 'Reactor', 'is empty');
+	const options = { itemIndex, throttle: run.throttle };
+	const message = (await messagingApiRequest.call(
+		this,
+		{ method: 'GET', path: ['messages', messageId] },
+		options,
+	)) as IDataObject;
+	const reactions = change(reactionsFromService(message.reactions), name, reactor);
+	return await messagingApiRequest.call(
+		this,
+		{ method: 'PUT', path: ['messages', messageId], body: { reactions } },
+		options,
+	);
+}

@@ -1,0 +1,74 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { messagingApiRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../descriptions/common';
+import { conversationLocator } from '../../descriptions/locators';
+import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
+import type { OperationResult, RunContext } from '../types';
+
+const properties: INodeProperties[] = [
+	{ ...conversationLocator, description: 'The conversation to send the message to' },
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		description: 'The message content to send',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Attachments (JSON)',
+				name: 'attachments',
+				type: 'json',
+				default: '[]',
+				description: 'Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]',
+			},
+		],
+	},
+	optionsCollection(
+		true,
+		{
+			default: 1,
+			note: 'Kept at 1, messages reach the conversation in item order; above 1 they may arrive in any order.',
+		},
+	),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['send'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<OperationResult> {
+	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
+	const raw = this.getNodeParameter('text', itemIndex, '') as unknown;
+	const text = raw === undefined || raw === null ? '' : String(raw);
+	if (text.trim() === '') throw inputError(this, itemIndex, 'Text', 'is empty');
+	const attachments = getAttachments(this, 'additionalFields.attachments', itemIndex);
+	return await messagingApiRequest.call(
+		this,
+		{
+			method: 'POST',
+			path: ['messages'],
+			body: {
+				conversation_id: conversationId,
+				message: text,
+				attachments: attachments?.length ? attachments : undefined,
+			},
+		},
+		{ itemIndex, throttle: run.throttle },
+	);
+}

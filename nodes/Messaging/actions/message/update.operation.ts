@@ -1,0 +1,110 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { reactionsFromInput } from '../../../shared/reactions';
+import { messagingApiRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../descriptions/common';
+import { messageLocator } from '../../descriptions/locators';
+import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
+import type { OperationResult, RunContext } from '../types';
+
+const properties: INodeProperties[] = [
+	messageLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Attachments (JSON)',
+				name: 'attachments',
+				type: 'json',
+				default: '[]',
+				description: 'Replaces all attachments: a JSON array of attachment objects. [] removes them all.',
+			},
+			{
+				displayName: 'Reactions',
+				name: 'reactions',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Reaction',
+				description:
+					'Replaces all reactions of the message. To add or remove one reaction and keep the others, use Add Reaction or Remove Reaction. From an expression, an object like {"like": ["ann", "bob"]} is accepted too.',
+				options: [
+					{
+						displayName: 'Reaction',
+						name: 'reaction',
+						values: [
+							{
+								displayName: 'Name',
+								name: 'name',
+								type: 'string',
+								default: '',
+								placeholder: 'like',
+								description: 'The reaction name, e.g. like or 👍',
+							},
+							{
+								displayName: 'Reactors',
+								name: 'reactors',
+								type: 'string',
+								default: '',
+								placeholder: 'ann, bob',
+								description: 'Who reacted: usernames or contact IDs, separated by commas',
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Text',
+				name: 'text',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Replaces the message content (an edit)',
+			},
+		],
+	},
+	optionsCollection(true),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<OperationResult> {
+	const messageId = getRequiredId(this, 'messageId', itemIndex, 'Message');
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (fields.text !== undefined) {
+		const text = String(fields.text ?? '');
+		if (text.trim() === '') throw inputError(this, itemIndex, 'Text', 'is empty (a message cannot be edited to nothing)');
+		body.message = text;
+	}
+	if (fields.reactions !== undefined) {
+		try {
+			body.reactions = reactionsFromInput(fields.reactions);
+		} catch (error) {
+			throw inputError(this, itemIndex, 'Reactions', (error as Error).message);
+		}
+	}
+	if (fields.attachments !== undefined) {
+		body.attachments = getAttachments(this, 'updateFields.attachments', itemIndex) ?? [];
+	}
+	if (Object.keys(body).length === 0) {
+		throw inputError(this, itemIndex, 'Update Fields', 'is empty: add at least one field to change');
+	}
+	return await messagingApiRequest.call(
+		this,
+		{ method: 'PUT', path: ['messages', messageId], body: body as never },
+		{ itemIndex, throttle: run.throttle },
+	);
+}

@@ -1,0 +1,94 @@
+/**
+ * Reactions, pure: the service sends them as an array of `{ <name>: [<reactor>, …] }` objects (or one
+ * such object); the node works on one merged map and writes the whole map back.
+ */
+
+export type ReactionMap = Record<string, string[]>;
+
+/** The service's reactions value as one map; duplicates and empty names dropped. */
+export function reactionsFromService(value: unknown): ReactionMap {
+	const parts = Array.isArray(value) ? value : value && typeof value === 'object' ? [value] : [];
+	const merged: ReactionMap = {};
+	for (const part of parts) {
+		if (!part || typeof part !== 'object' || Array.isArray(part)) continue;
+		for (const [name, reactors] of Object.entries(part as Record<string, unknown>)) {
+			const list = (Array.isArray(reactors) ? reactors : [reactors]).filter(
+				(r): r is string => typeof r === 'string',
+			);
+			addReactors(merged, name, list);
+		}
+	}
+	return merged;
+}
+
+function addReactors(map: ReactionMap, name: string, reactors: string[]): void {
+	if (name === '') return;
+	const next = [...new Set([...(map[name] ?? []), ...reactors])];
+	if (next.length > 0) map[name] = next;
+}
+
+export function withReaction(map: ReactionMap, name: string, reactor: string): ReactionMap {
+	const next = { ...map };
+	addReactors(next, name, [reactor]);
+	return next;
+}
+
+export function withoutReaction(map: ReactionMap, name: string, reactor: string): ReactionMap {
+	const next = { ...map };
+	const left = (next[name] ?? []).filter((r) => r !== reactor);
+	if (left.length > 0) next[name] = left;
+	else delete next[name];
+	return next;
+}
+
+/**
+ * What a user put into the Reactions field, as a map. Accepted: the field's own rows
+ * (`{ reaction: [{ name, reactors }] }`, reactors comma-separated or a list), or from an expression
+ * a map `{ like: ['ann'] }`, the service's array form, or either as JSON text.
+ * Throws an Error saying what is wrong; the caller names the item and the field.
+ */
+export function reactionsFromInput(value: unknown): ReactionMap {
+	let input = value;
+	if (typeof input === 'string') {
+		if (input.trim() === '') return {};
+		input = parseJson(input);
+		if (input === undefined) {
+			throw new Error('is text that is not JSON; expected rows of name and reactors, or an object like {"like": ["ann"]}');
+		}
+	}
+	if (input && typeof input === 'object' && !Array.isArray(input) && 'reaction' in input) {
+		const rows = (input as { reaction: unknown }).reaction;
+		const list = Array.isArray(rows) ? rows : [rows];
+		const map: ReactionMap = {};
+		for (const [index, row] of list.entries()) {
+			const { name, reactors } = (row ?? {}) as { name?: unknown; reactors?: unknown };
+			if (typeof name !== 'string' || name.trim() === '') throw new Error(`row ${index + 1} has no reaction name`);
+			const names = Array.isArray(reactors)
+				? reactors.map(String)
+				: String(reactors ?? '').split(',');
+			addReactors(map, name.trim(), names.map((r) => r.trim()).filter((r) => r !== ''));
+		}
+		return map;
+	}
+	const parts = Array.isArray(input) ? input : [input];
+	for (const part of parts) {
+		if (!part || typeof part !== 'object' || Array.isArray(part)) {
+			throw new Error('must map reaction names to lists of reactors, like {"like": ["ann", "bob"]}');
+		}
+		for (const [name, reactors] of Object.entries(part)) {
+			const list = Array.isArray(reactors) ? reactors : [reactors];
+			if (!list.every((r) => typeof r === 'string')) {
+				throw new Error(`"${name}" must be a list of reactor names (strings)`);
+			}
+		}
+	}
+	return reactionsFromService(parts);
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,345 @@
+/**
+ * Every request of the package goes through `messagingApiRequest`: URL building with encoded path
+ * segments, form bodies, bearer authentication through n8n's credential machinery, retries that are
+ * safe, and errors a person can read. Nothing here ever puts the access token into an error or a log.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { encodeForm, type FormValue } from './form';
+import type { TimestampUnitSetting } from './timestamps';
+
+export const CREDENTIAL_TYPE = 'messagingApi';
+
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path segments below `/v1`, each sent as one percent-encoded segment. */
+	path: string[];
+	query?: { [key: string]: FormValue };
+	body?: { [key: string]: FormValue };
+}
+
+export interface RequestOptions {
+	itemIndex?: number;
+	/** Shared by the requests of one run, so a rate limit slows all of them down together. */
+	throttle?: Throttle;
+	retry?: RetryPolicy;
+}
+
+export interface RetryPolicy {
+	/** Attempts in all, the first one included. */
+	maxAttempts: number;
+	/** The most a request waits between its attempts, summed. */
+	maxTotalWaitMs: number;
+	/** Backoff when the service gives no Retry-After: base * 2^(attempt-1), capped. */
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxAttempts: 6,
+	maxTotalWaitMs: 60_000,
+	baseDelayMs: 500,
+	maxDelayMs: 8_000,
+};
+
+export interface MessagingCredentials {
+	baseUrl: string;
+	timestampUnit?: TimestampUnitSetting;
+	ownContactId?: string;
+}
+
+/**
+ * One pause shared by concurrent requests: a 429 pushes `resumeAt` forward, and every request waits
+ * for it before it is sent, instead of each retrying on its own.
+ */
+export class Throttle {
+	private resumeAt = 0;
+
+	pauseFor(milliseconds: number): void {
+		this.resumeAt = Math.max(this.resumeAt, Date.now() + milliseconds);
+	}
+
+	async waitTurn(): Promise<void> {
+		for (let wait = this.resumeAt - Date.now(); wait > 0; wait = this.resumeAt - Date.now()) {
+			await sleep(wait);
+		}
+	}
+}
+
+// ---------- pure helpers ----------
+
+/** `https://host/api/`, `https://host/api/v1` and `https://host/api` all mean the same service. */
+export function normalizeBaseUrl(baseUrl: string): string {
+	let url = String(baseUrl ?? '').trim();
+	url = url.replace(/\/+$/, '').replace(/\/v1$/i, '').replace(/\/+$/, '');
+	return url;
+}
+
+/** One path segment, percent-encoded so that `/`, `?`, `#` or `%` in an id can never change the endpoint. */
+export function encodePathSegment(segment: string): string {
+	if (segment === '' || segment === '.' || segment === '..') {
+		// URL parsers resolve `.` and `..` (even percent-encoded) as dot-segments: they can never be sent as ids.
+		throw new Error(`"${segment}" cannot be used as an ID`);
+	}
+	return encodeURIComponent(segment);
+}
+
+export function buildUrl(baseUrl: string, request: Pick<ApiRequest, 'path' | 'query'>): string {
+	const path = request.path.map(encodePathSegment).join('/');
+	const query = request.query ? encodeForm(request.query) : '';
+	return `${normalizeBaseUrl(baseUrl)}/v1/${path}${query ? `?${query}` : ''}`;
+}
+
+/** Milliseconds the service asked us to wait: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
+export function retryAfterMs(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+	if (!headers) return undefined;
+	const header = (name: string) => {
+		const value = headers[name] ?? headers[name.toLowerCase()];
+		return value === undefined || value === null ? undefined : String(value).trim();
+	};
+	const milliseconds = header('retry-after-ms');
+	if (milliseconds !== undefined && /^\d+(\.\d+)?$/.test(milliseconds)) return Number(milliseconds);
+	const retryAfter = header('retry-after');
+	if (retryAfter === undefined) return undefined;
+	if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
+	const date = Date.parse(retryAfter);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The service's own error text from a body of unknown shape: JSON (several conventions), HTML or plain text. */
+export function serviceErrorText(body: unknown): string | undefined {
+	if (body === undefined || body === null) return undefined;
+	if (typeof body === 'object') {
+		const record = body as IDataObject;
+		const error = record.error;
+		const candidates = [
+			error && typeof error === 'object' ? (error as IDataObject).message : error,
+			record.message,
+			record.error_description,
+			record.detail,
+			Array.isArray(record.errors) ? (record.errors[0] as IDataObject)?.message ?? record.errors[0] : undefined,
+		];
+		const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '');
+		return typeof found === 'string' ? found.trim() : undefined;
+	}
+	const text = String(body).trim();
+	if (text === '') return undefined;
+	try {
+		return serviceErrorText(JSON.parse(text)) ?? undefined;
+	} catch {
+		// Not JSON: an HTML error page or plain text, shown without its markup.
+	}
+	const plain = text
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain || undefined;
+}
+
+export type FailureKind = 'status' | 'unreachable' | 'dropped';
+
+/** Whether a failed attempt may be repeated: never when a POST may have reached the service. */
+export function isRetryable(method: string, kind: FailureKind, status?: number): boolean {
+	// A wrong Base URL or a stopped service does not heal in seconds: say so at once, naming the URL.
+	if (kind === 'unreachable') return false;
+	const idempotent = method !== 'POST';
+	if (kind === 'dropped') return idempotent;
+	if (status === 429) return true; // rejected by the rate limiter, not processed
+	return idempotent && (status === 502 || status === 503 || status === 504);
+}
+
+export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
+	const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	return Math.round(exponential * (0.75 + random() * 0.5));
+}
+
+// ---------- I/O ----------
+
+const credentialCache = new WeakMap<object, Promise<MessagingCredentials>>();
+
+/** The credential, read once per node run (not once per item). */
+export async function getMessagingCredentials(this: RequestContext): Promise<MessagingCredentials> {
+	let cached = credentialCache.get(this);
+	if (!cached) {
+		cached = this.getCredentials(CREDENTIAL_TYPE) as unknown as Promise<MessagingCredentials>;
+		credentialCache.set(this, cached);
+		cached.catch(() => credentialCache.delete(this));
+	}
+	return await cached;
+}
+
+interface RawResponse {
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+}
+
+const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+
+export async function messagingApiRequest(
+	this: RequestContext,
+	request: ApiRequest,
+	options: RequestOptions = {},
+): Promise<IDataObject> {
+	const { itemIndex, throttle } = options;
+	const policy = options.retry ?? DEFAULT_RETRY;
+	const credentials = await getMessagingCredentials.call(this);
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	if (!/^https?:\/\/[^/]+/i.test(baseUrl)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Base URL "${credentials.baseUrl}" of the Messaging API credential is not an http(s) URL`,
+			{ itemIndex },
+		);
+	}
+	let url: string;
+	try {
+		url = buildUrl(baseUrl, request);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+	}
+	const where = `${request.method} /v1/${request.path.map(encodePathSegment).join('/')}`;
+	const httpOptions: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		headers: { Accept: 'application/json' },
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (request.body !== undefined) {
+		httpOptions.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
+		httpOptions.body = encodeForm(request.body);
+	}
+
+	let waited = 0;
+	let droppedBefore = false;
+	for (let attempt = 1; ; attempt++) {
+		await throttle?.waitTurn();
+		let failure: { kind: FailureKind; status?: number; response?: RawResponse; code?: string };
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...httpOptions, headers: { ...httpOptions.headers } },
+			)) as RawResponse;
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return parseSuccess(this, response, where, itemIndex);
+			}
+			if (response.statusCode === 404 && request.method === 'DELETE' && droppedBefore) {
+				return {}; // an earlier attempt, cut off before its answer, did delete it
+			}
+			failure = { kind: 'status', status: response.statusCode, response };
+		} catch (error) {
+			const code = networkErrorCode(error);
+			failure = { kind: code && UNREACHABLE_CODES.includes(code) ? 'unreachable' : 'dropped', code };
+			droppedBefore ||= failure.kind === 'dropped';
+		}
+
+		const retryable = isRetryable(request.method, failure.kind, failure.status);
+		const delay =
+			retryAfterMs(failure.response?.headers) ?? backoffMs(attempt, policy);
+		if (failure.status === 429) throttle?.pauseFor(delay);
+		if (!retryable || attempt >= policy.maxAttempts || waited + delay > policy.maxTotalWaitMs) {
+			throw requestError(this, failure, { where, baseUrl, itemIndex, attempts: attempt, retryable });
+		}
+		waited += delay;
+		this.logger?.debug(`Messaging: ${where} failed (${failure.status ?? failure.code}), retrying in ${delay} ms`);
+		await sleep(delay);
+	}
+}
+
+function parseSuccess(
+	context: RequestContext,
+	response: RawResponse,
+	where: string,
+	itemIndex: number | undefined,
+): IDataObject {
+	const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
+	if (text.trim() === '') return {};
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (parsed !== null && typeof parsed === 'object') return parsed as IDataObject;
+	} catch {
+		// fall through to the error below
+	}
+	throw new NodeApiError(
+		context.getNode(),
+		{ message: 'Response is not JSON' },
+		{
+			message: 'The Messaging service answered with something that is not JSON',
+			description: `${where} returned status ${response.statusCode}: ${serviceErrorText(text) ?? ''}`.trim(),
+			httpCode: String(response.statusCode),
+			itemIndex,
+		},
+	);
+}
+
+function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	for (let e = error as IDataObject | undefined; e && !seen.has(e); e = e.cause as IDataObject) {
+		seen.add(e);
+		if (typeof e.code === 'string' && /^E[A-Z_]+$/.test(e.code)) return e.code;
+		const text = typeof e.message === 'string' ? e.message : '';
+		const match = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(text);
+		if (match) return match[1];
+		if (/socket hang up/i.test(text)) return 'ECONNRESET';
+	}
+	return undefined;
+}
+
+function requestError(
+	context: RequestContext,
+	failure: { kind: FailureKind; status?: number; response?: RawResponse; code?: string },
+	details: { where: string; baseUrl: string; itemIndex?: number; attempts: number; retryable: boolean },
+): NodeApiError {
+	const { where, baseUrl, itemIndex, attempts, retryable } = details;
+	const tries = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
+	const node = context.getNode();
+	if (failure.kind === 'unreachable') {
+		return new NodeApiError(node, { message: failure.code ?? 'unreachable' } as JsonObject, {
+			message: `Could not reach the Messaging service at ${baseUrl}${tries}`,
+			description: `${where}: ${failure.code}. Check the Base URL of the Messaging API credential.`,
+			itemIndex,
+		});
+	}
+	if (failure.kind === 'dropped') {
+		const description = retryable
+			? `${where}: ${failure.code ?? 'connection lost'}${tries}.`
+			: `${where}: ${failure.code ?? 'connection lost'} after the request was sent. The service may or may not have processed it, so it was not repeated (a message is never sent twice by a retry). Check before sending again.`;
+		return new NodeApiError(node, { message: failure.code ?? 'connection lost' } as JsonObject, {
+			message: 'The connection to the Messaging service was lost',
+			description,
+			itemIndex,
+		});
+	}
+	const status = failure.status!;
+	const serviceText = serviceErrorText(failure.response?.body);
+	const describe = (text: string) => `${text}${serviceText ? `: ${serviceText}` : ''}`;
+	let message: string;
+	if (status === 401) message = 'Authentication failed: check the access token of the Messaging API credential';
+	else if (status === 403) message = describe('The access token is not allowed to do this');
+	else if (status === 404) message = describe('Not found');
+	else if (status === 429) message = `The Messaging service is rate limiting requests${tries}`;
+	else if (status >= 500) message = describe(`The Messaging service failed (${status})`) + tries;
+	else message = describe(`The Messaging service rejected the request (${status})`);
+	return new NodeApiError(node, { message: serviceText ?? `HTTP ${status}`, status } as JsonObject, {
+		message,
+		description: `${where} returned ${status}${serviceText ? `: ${serviceText}` : ''}`,
+		httpCode: String(status),
+		itemIndex,
+	});
+}

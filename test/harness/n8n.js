@@ -1,0 +1,169 @@
+'use strict';
+/**
+ * Runs the package's compiled nodes through n8n-core's real execution code (WorkflowExecute for the
+ * Messaging node, PollContext for the trigger), with a credentials helper that applies the credential
+ * type's own `authenticate` block, as n8n does. Nothing here mocks a request: they reach the sandbox.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+if (!process.env.N8N_USER_FOLDER) {
+	process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-messaging-test-'));
+}
+process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS = 'false';
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+require('reflect-metadata');
+const { WorkflowExecute, ExecutionLifecycleHooks, PollContext } = require('n8n-core');
+const { Workflow } = require('n8n-workflow');
+
+const dist = path.join(__dirname, '..', '..', 'dist');
+const { Messaging } = require(path.join(dist, 'nodes/Messaging/Messaging.node.js'));
+const { MessagingTrigger } = require(path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js'));
+const { MessagingApi } = require(path.join(dist, 'credentials/MessagingApi.credentials.js'));
+
+/** A start node that emits the items a test gives it, so the node under test sees real input items. */
+class Feed {
+	description = {
+		displayName: 'Feed',
+		name: 'feed',
+		group: ['input'],
+		version: 1,
+		description: 'Test input',
+		defaults: { name: 'Feed' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	};
+	async execute() {
+		const items = JSON.parse(this.getNodeParameter('items', 0));
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+const NODE_TYPES = {
+	'test.feed': new Feed(),
+	'n8n-nodes-messaging.messaging': new Messaging(),
+	'n8n-nodes-messaging.messagingTrigger': new MessagingTrigger(),
+};
+const credentialType = new MessagingApi();
+
+const nodeTypes = {
+	getByName: (type) => NODE_TYPES[type],
+	getByNameAndVersion: (type) => NODE_TYPES[type],
+	getKnownTypes: () => ({}),
+};
+
+function credentialsHelper(credentialData) {
+	const resolve = (value, credentials, workflow, node) =>
+		typeof value === 'string' && value.startsWith('=')
+			? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '') ?? '')
+			: value;
+	return {
+		getParentTypes: () => [],
+		getCredentialsProperties: () => credentialType.properties,
+		isCredentialUsableByNode: () => true,
+		async getDecrypted() {
+			return { ...credentialData };
+		},
+		async preAuthentication() {
+			return undefined;
+		},
+		/** The same steps as n8n's CredentialsHelper.authenticate for a generic `authenticate` block. */
+		async authenticate(credentials, typeName, requestOptions, workflow, node) {
+			if (typeName !== credentialType.name) throw new Error(`unexpected credential type ${typeName}`);
+			requestOptions.headers ??= {};
+			for (const [outer, entries] of Object.entries(credentialType.authenticate.properties)) {
+				requestOptions[outer] ??= {};
+				for (const [key, value] of Object.entries(entries)) {
+					requestOptions[outer][resolve(key, credentials, workflow, node)] = resolve(value, credentials, workflow, node);
+				}
+			}
+			return requestOptions;
+		},
+	};
+}
+
+function additionalData(credentials, workflowData) {
+	return {
+		credentialsHelper: credentialsHelper(credentials),
+		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
+		executionId: 'test-execution',
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		variables: {},
+		userId: 'test-user',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+	};
+}
+
+const CREDENTIAL_REF = { messagingApi: { id: 'cred-1', name: 'Messaging account' } };
+
+/**
+ * Runs Feed -> Messaging once. Returns { items, error, hints }: the Messaging node's output items,
+ * the error that stopped the run (if any), and the execution hints it added.
+ */
+async function runMessagingNode({ parameters, input = [{}], credentials, continueOnFail = false }) {
+	const nodes = [
+		{ id: '1', name: 'Feed', type: 'test.feed', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } },
+		{
+			id: '2',
+			name: 'Messaging',
+			type: 'n8n-nodes-messaging.messaging',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters,
+			credentials: CREDENTIAL_REF,
+			...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+		},
+	];
+	const connections = { Feed: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } };
+	const workflowData = { id: 'wf-1', name: 'test', nodes, connections, active: false, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const run = await new WorkflowExecute(additionalData(credentials, workflowData), 'manual').run({
+		workflow,
+		startNode: workflow.getNode('Feed'),
+	});
+	const taskData = run.data.resultData.runData.Messaging?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error ?? taskData?.error,
+		hints: taskData?.hints ?? [],
+	};
+}
+
+/**
+ * A trigger node inside a workflow whose static data persists between calls of `poll()`,
+ * as an active workflow's does in n8n.
+ */
+function createTrigger({ parameters = {}, credentials, mode = 'trigger' }) {
+	const node = {
+		id: '1',
+		name: 'Messaging Trigger',
+		type: 'n8n-nodes-messaging.messagingTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: CREDENTIAL_REF,
+	};
+	const workflowData = { id: 'wf-trigger', name: 'trigger', nodes: [node], connections: {}, active: true, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const data = additionalData(credentials, workflowData);
+	const trigger = NODE_TYPES['n8n-nodes-messaging.messagingTrigger'];
+	return {
+		workflow,
+		/** The trigger's stored state, exactly as n8n keeps it. */
+		state: () => workflow.staticData[`node:${node.name}`],
+		async poll(pollMode = mode) {
+			const context = new PollContext(workflow, workflow.getNode(node.name), data, pollMode, 'trigger');
+			return await trigger.poll.call(context);
+		},
+	};
+}
+
+module.exports = { runMessagingNode, createTrigger, nodeTypes };
