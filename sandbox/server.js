@@ -92,7 +92,7 @@ function createSandbox(options = {}) {
 			stats.faults += 1;
 			if (fault.status === 429) stats.rateLimited += 1;
 			const headers = fault.status === 429 || fault.status === 503 ? retryAfter(fault.retryAfter ?? config.faults.retryAfterSeconds ?? 0) : {};
-			if (fault.html) {
+			if (fault.html !== undefined) {
 				record.status = fault.status;
 				res.writeHead(fault.status, { 'content-type': 'text/html', ...headers });
 				res.end(fault.html);

@@ -25,6 +25,14 @@ const properties: INodeProperties[] = [
 				description: 'Replaces all attachments: a JSON array of attachment objects. [] removes them all.',
 			},
 			{
+				displayName: 'Reactions (JSON)',
+				name: 'reactionsJson',
+				type: 'json',
+				default: '{}',
+				description:
+					'Replaces all reactions of the message with this object of reaction names and reactors, e.g. {"like": ["ann", "bob"]}. Handy with an expression such as {{ $json.reactions }}. {} removes them all.',
+			},
+			{
 				displayName: 'Reactions',
 				name: 'reactions',
 				type: 'fixedCollection',
@@ -89,11 +97,18 @@ export async function execute(
 		if (text.trim() === '') throw inputError(this, itemIndex, 'Text', 'is empty (a message cannot be edited to nothing)');
 		body.message = text;
 	}
-	if (fields.reactions !== undefined) {
+	if (fields.reactions !== undefined && fields.reactionsJson !== undefined) {
+		throw inputError(this, itemIndex, 'Reactions', 'is given twice: use either Reactions or Reactions (JSON)');
+	}
+	for (const [field, label] of [
+		['reactions', 'Reactions'],
+		['reactionsJson', 'Reactions (JSON)'],
+	] as const) {
+		if (fields[field] === undefined) continue;
 		try {
-			body.reactions = reactionsFromInput(fields.reactions);
+			body.reactions = reactionsFromInput(fields[field]);
 		} catch (error) {
-			throw inputError(this, itemIndex, 'Reactions', (error as Error).message);
+			throw inputError(this, itemIndex, label, (error as Error).message);
 		}
 	}
 	if (fields.attachments !== undefined) {

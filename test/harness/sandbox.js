@@ -1,0 +1,25 @@
+'use strict';
+const { createSandbox } = require('../../sandbox/server');
+
+const TOKEN = 'test-token-5f1c9a';
+
+/** A sandbox on a free loopback port, with credentials that point at it (a trailing /v1/, as users paste). */
+async function startSandbox(options = {}) {
+	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, ...options }).start();
+	const credentials = {
+		baseUrl: `${sandbox.url}/v1/`,
+		accessToken: TOKEN,
+		timestampUnit: 'auto',
+		ownContactId: '',
+		...options.credentials,
+	};
+	return { sandbox, credentials };
+}
+
+/** A resource locator value as the editor stores it. */
+const byId = (value) => ({ __rl: true, mode: 'id', value });
+
+/** The requests that reached the sandbox, as method, path+query and body bytes. */
+const wire = (sandbox) => sandbox.requests.map((r) => ({ method: r.method, url: r.path + r.query, body: r.body }));
+
+module.exports = { startSandbox, byId, wire, TOKEN };
