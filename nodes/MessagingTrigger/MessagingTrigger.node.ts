@@ -23,7 +23,6 @@ import {
 
 const MAX_PAGES_PER_POLL = 200;
 const MAX_RECENT_IDS = 500;
-const MAX_FUTURE_SKEW_SECONDS = 600;
 const OWN_CONTACT_LOOKUPS_PER_POLL = 3;
 
 export class MessagingTrigger implements INodeType {
@@ -155,7 +154,6 @@ export class MessagingTrigger implements INodeType {
 			{
 				now: fromMilliseconds(Date.now(), unit),
 				lookBack: seconds(Number(options.lookBackSeconds ?? 60)),
-				maxFutureSkew: seconds(MAX_FUTURE_SKEW_SECONDS),
 				maxRecentIds: MAX_RECENT_IDS,
 			},
 			emitExisting,
@@ -251,7 +249,8 @@ async function listSinceState(
 		}
 		if (!page.hasMore || reachedKnownHistory(stopLine, page.messages, newestFirst)) return { messages };
 
-		const unknownLeft = !stopLine || fresh.some((m) => isNew(stopLine, m));
+		// Below a repeated page there may be more new messages, unless this page was already all known.
+		const unknownLeft = page.messages.some((m) => isNew(stopLine, m));
 		if (fresh.length === 0 || previousLast === undefined || previousLast.id === cursor) {
 			return { messages, gap: unknownLeft ? 'the service did not page further (it ignored the starting_after cursor).' : undefined };
 		}

@@ -8,7 +8,8 @@
  * - `recent` holds the ids (with their created_at) of delivered messages created after `settledThrough`,
  *   so messages sharing a timestamp, and late arrivals inside the look-back window, are emitted exactly once;
  * - `settledThrough` trails the newest created_at seen by the look-back window, and `newest` never runs
- *   ahead of the local clock by more than `maxFutureSkew`, so a future-dated message cannot freeze the trigger.
+ *   ahead of the local clock, so a future-dated message cannot freeze the trigger (it stays in `recent`,
+ *   so it is not emitted again either).
  * `recent` is bounded by `maxRecentIds`, apart from the one timestamp group at the top (those ids must be
  * kept, or they would be emitted again).
  */
@@ -33,8 +34,6 @@ export interface PollSettings {
 	now: number;
 	/** Look-back window for late arrivals, in the service's unit. */
 	lookBack: number;
-	/** The furthest into the future a created_at may move the watermark, in the service's unit. */
-	maxFutureSkew: number;
 	maxRecentIds: number;
 }
 
@@ -74,10 +73,9 @@ export function advance(
 	const fresh = [...unique.values()].filter((m) => isNew(state, m, recentIds)).sort(compareMessages);
 	const emit = state || emitExisting ? fresh : [];
 
-	const ceiling = settings.now + settings.maxFutureSkew;
 	let newest = state?.newest ?? null;
 	for (const message of unique.values()) {
-		const createdAt = Math.min(message.created_at, ceiling);
+		const createdAt = Math.min(message.created_at, settings.now);
 		if (newest === null || createdAt > newest) newest = createdAt;
 	}
 	let settledThrough = state?.settledThrough ?? null;

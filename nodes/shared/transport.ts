@@ -229,13 +229,19 @@ export async function messagingApiRequest(
 	let droppedBefore = false;
 	for (let attempt = 1; ; attempt++) {
 		await throttle?.waitTurn();
-		let failure: { kind: FailureKind; status?: number; response?: RawResponse; code?: string };
+		let failure!: { kind: FailureKind; status?: number; response?: RawResponse; code?: string };
+		let response: RawResponse | undefined;
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{ ...httpOptions, headers: { ...httpOptions.headers } },
-			)) as RawResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+				...httpOptions,
+				headers: { ...httpOptions.headers },
+			})) as RawResponse;
+		} catch (error) {
+			const code = networkErrorCode(error);
+			failure = { kind: code && UNREACHABLE_CODES.includes(code) ? 'unreachable' : 'dropped', code };
+			droppedBefore ||= failure.kind === 'dropped';
+		}
+		if (response) {
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				return parseSuccess(this, response, where, itemIndex);
 			}
@@ -243,15 +249,13 @@ export async function messagingApiRequest(
 				return {}; // an earlier attempt, cut off before its answer, did delete it
 			}
 			failure = { kind: 'status', status: response.statusCode, response };
-		} catch (error) {
-			const code = networkErrorCode(error);
-			failure = { kind: code && UNREACHABLE_CODES.includes(code) ? 'unreachable' : 'dropped', code };
-			droppedBefore ||= failure.kind === 'dropped';
 		}
 
 		const retryable = isRetryable(request.method, failure.kind, failure.status);
+		// A connection dropped on the first try is most often a stale keep-alive socket: retry at once.
 		const delay =
-			retryAfterMs(failure.response?.headers) ?? backoffMs(attempt, policy);
+			retryAfterMs(failure.response?.headers) ??
+			(failure.kind === 'dropped' && attempt === 1 ? 0 : backoffMs(attempt, policy));
 		if (failure.status === 429) throttle?.pauseFor(delay);
 		if (!retryable || attempt >= policy.maxAttempts || waited + delay > policy.maxTotalWaitMs) {
 			throw requestError(this, failure, { where, baseUrl, itemIndex, attempts: attempt, retryable });
