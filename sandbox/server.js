@@ -217,6 +217,10 @@ function createSandbox(options = {}) {
 		failNext(...faults) {
 			scripted.push(...faults);
 		},
+		/** Drops the scripted faults not yet used. */
+		clearFaults() {
+			scripted.length = 0;
+		},
 		clearRequests() {
 			requests.length = 0;
 		},

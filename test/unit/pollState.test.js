@@ -1,0 +1,61 @@
+'use strict';
+const { advance, isNewestFirst, reachedKnownHistory, compareMessages } = require('../../dist/nodes/MessagingTrigger/pollState');
+
+const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
+const m = (id, created_at) => ({ id, created_at });
+
+describe('advance: what to emit and what to remember', () => {
+	test('first poll: emits nothing, remembers the ids inside the look-back window', () => {
+		const { emit, next } = advance(null, [m('a', 900), m('b', 950), m('c', 990)], settings);
+		expect(emit).toEqual([]);
+		expect(next).toEqual({ version: 1, settledThrough: 930, newest: 990, recent: [['b', 950], ['c', 990]] });
+	});
+
+	test('first poll with emitExisting: everything, oldest first by created_at then id', () => {
+		const { emit } = advance(null, [m('b', 990), m('a', 990), m('z', 900)], settings, true);
+		expect(emit.map((x) => x.id)).toEqual(['z', 'a', 'b']);
+	});
+
+	test('an empty stream at activation settles nothing: every later message is new', () => {
+		const first = advance(null, [], settings).next;
+		expect(first).toEqual({ version: 1, settledThrough: null, newest: null, recent: [] });
+		expect(advance(first, [m('x', 5)], settings).emit).toEqual([m('x', 5)]);
+	});
+
+	test('known ids and settled messages are not emitted; duplicates in a listing count once', () => {
+		const state = { version: 1, settledThrough: 930, newest: 990, recent: [['c', 990]] };
+		const { emit, next } = advance(state, [m('c', 990), m('d', 990), m('d', 990), m('late', 940), m('old', 930)], settings);
+		expect(emit.map((x) => x.id)).toEqual(['late', 'd']);
+		expect(next.recent).toEqual([['late', 940], ['c', 990], ['d', 990]]);
+	});
+
+	test('a future-dated message moves the watermark only up to now', () => {
+		const state = { version: 1, settledThrough: 930, newest: 990, recent: [] };
+		const { emit, next } = advance(state, [m('future', 99_999)], settings);
+		expect(emit.map((x) => x.id)).toEqual(['future']);
+		expect(next).toMatchObject({ newest: 1000, settledThrough: 940, recent: [['future', 99_999]] });
+		expect(advance(next, [m('future', 99_999), m('normal', 1000)], settings).emit.map((x) => x.id)).toEqual(['normal']);
+	});
+
+	test('over the bound, whole timestamp groups are settled from the oldest; the newest group is always kept', () => {
+		const state = { version: 1, settledThrough: 900, newest: 950, recent: [] };
+		const listed = [m('a1', 950), m('a2', 950), m('b1', 960), m('b2', 960), m('c1', 970), m('c2', 970), m('c3', 970)];
+		const { next } = advance(state, listed, settings);
+		expect(next.settledThrough).toBe(950);
+		expect(next.recent.map(([id]) => id)).toEqual(['b1', 'b2', 'c1', 'c2', 'c3']);
+
+		const burst = Array.from({ length: 9 }, (_, i) => m(`s${i}`, 980));
+		expect(advance(next, burst, settings).next.recent).toHaveLength(9);
+	});
+});
+
+test('order helpers', () => {
+	expect(isNewestFirst([m('b', 2), m('a', 1)])).toBe(true);
+	expect(isNewestFirst([m('a', 1), m('b', 2)])).toBe(false);
+	expect(isNewestFirst([m('a', 1)], m('z', 0))).toBe(false);
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 5)], true)).toBe(true);
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 6)], true)).toBe(false);
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 1)], false)).toBe(false);
+	expect(reachedKnownHistory(null, [m('y', 1)], true)).toBe(false);
+	expect([m('b', 1), m('a', 1), m('c', 0)].sort(compareMessages).map((x) => x.id)).toEqual(['c', 'a', 'b']);
+});
