@@ -1,0 +1,251 @@
+'use strict';
+/**
+ * The real n8n that the demo, the end-to-end suite and the benchmark use: installed once into
+ * .n8n-runtime/ (git-ignored, reused), with this package installed into a user folder the way
+ * n8n's community-package installer does it (package mode, no peer dependencies).
+ */
+const { execFileSync, spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const RUNTIME_DIR = path.join(ROOT, '.n8n-runtime');
+const RUNTIME_MANIFEST = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
+const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+const PACKAGE_NAME = 'n8n-nodes-messaging';
+
+const log = (message) => process.stderr.write(`${message}\n`);
+
+/** Installs the pinned n8n into .n8n-runtime/ unless it is there already (about 4 minutes the first time). */
+function ensureN8n() {
+	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
+	const stamp = path.join(RUNTIME_DIR, '.installed');
+	const wanted = crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
+	if (fs.existsSync(N8N_BIN) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
+	log('Installing n8n into .n8n-runtime/ (once; about 4 minutes and 1.3 GB)…');
+	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
+	fs.writeFileSync(path.join(RUNTIME_DIR, 'package.json'), manifest);
+	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
+	const npm = (args) => execFileSync('npm', args, { cwd: RUNTIME_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });
+	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
+	npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
+	npm(['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error']);
+	fs.writeFileSync(stamp, wanted);
+}
+
+/** `npm pack` of the built package; returns the tarball path. */
+function packPackage(outDir) {
+	fs.mkdirSync(outDir, { recursive: true });
+	const output = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir, '--loglevel=error'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
+	const [{ filename, files }] = JSON.parse(output);
+	return { tarball: path.join(outDir, filename), files: files.map((f) => f.path) };
+}
+
+/**
+ * Puts the packed package where n8n loads community packages from, as n8n's installer leaves it:
+ * the package alone, without its peer dependency n8n-workflow (n8n provides that).
+ */
+function installPackage(userFolder, tarball) {
+	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+	fs.writeFileSync(
+		path.join(userFolder, '.n8n', 'nodes', 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: `file:${tarball}` } }, null, 2),
+	);
+	return target;
+}
+
+async function freePort() {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+function n8nEnv(userFolder, extra = {}) {
+	return {
+		...process.env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		SKIP_STATISTICS_EVENTS: 'true',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LOG_LEVEL: 'warn',
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		// Modules that call n8n's own cloud services (unreachable here) or are not needed to run community nodes.
+		N8N_DISABLED_MODULES: 'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
+		...extra,
+	};
+}
+
+/** Runs an n8n CLI command to completion; returns stdout. */
+async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000 } = {}) {
+	const brokerPort = await freePort();
+	return await new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [N8N_BIN, ...args], {
+			env: n8nEnv(userFolder, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...env }),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`n8n ${args[0]} did not finish in ${timeoutMs / 1000} s:\n${tail(stdout + stderr)}`));
+		}, timeoutMs);
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			if (code === 0) resolve(stdout);
+			else reject(Object.assign(new Error(`n8n ${args.join(' ')} exited with ${code}:\n${tail(stdout + stderr)}`), { stdout, stderr }));
+		});
+	});
+}
+
+const tail = (text, lines = 25) => text.trim().split('\n').slice(-lines).join('\n');
+
+/** `n8n execute --id=… --rawOutput`: the run's JSON (n8n prints log lines before it). */
+async function executeWorkflow(userFolder, id, options) {
+	// n8n prints the run's JSON through its logger at level info.
+	const stdout = await n8nCli(userFolder, ['execute', `--id=${id}`, '--rawOutput'], {
+		...options,
+		env: { N8N_LOG_LEVEL: 'info', ...options?.env },
+	}).catch((error) => {
+		error.runData = parseRunJson(error.stdout ?? '');
+		throw error;
+	});
+	const run = parseRunJson(stdout);
+	if (!run) throw new Error(`n8n execute printed no run data:\n${tail(stdout, 40)}`);
+	return run;
+}
+
+function parseRunJson(stdout) {
+	const start = stdout.indexOf('{\n');
+	if (start === -1) return undefined;
+	try {
+		return JSON.parse(stdout.slice(start));
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Starts `n8n start` and resolves once its editor answers; rejects with n8n's last log lines, not a
+ * hang, when it exits or does not come up in time. `stop()` ends it and everything it started.
+ */
+async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOutput } = {}) {
+	const editorPort = port ?? (await freePort());
+	const brokerPort = await freePort();
+	const child = spawn(process.execPath, [N8N_BIN, 'start'], {
+		env: n8nEnv(userFolder, { N8N_PORT: String(editorPort), N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...env }),
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
+	let output = '';
+	const collect = (d) => {
+		output += d;
+		onOutput?.(String(d));
+	};
+	child.stdout.on('data', collect);
+	child.stderr.on('data', collect);
+	const url = `http://127.0.0.1:${editorPort}`;
+	const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+	const stop = async () => {
+		if (child.exitCode !== null) return;
+		try {
+			process.kill(-child.pid, 'SIGTERM');
+		} catch {
+			return;
+		}
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				// already gone
+			}
+		}, 10_000);
+		await exited;
+		clearTimeout(timer);
+	};
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (child.exitCode !== null) throw new Error(`n8n exited (code ${child.exitCode}) before its editor came up:\n${tail(output)}`);
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n did not come up within ${timeoutMs / 1000} s:\n${tail(output)}`);
+		}
+		try {
+			const response = await fetch(`${url}/healthz/readiness`);
+			if (response.ok) break;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	return { url, port: editorPort, child, stop, output: () => output };
+}
+
+/** The REST API as the editor uses it: an owner account, then its session cookie. */
+async function ownerSession(url) {
+	const owner = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Messaging-demo-1' };
+	let response = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(owner),
+	});
+	if (!response.ok) {
+		response = await fetch(`${url}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+		});
+	}
+	if (!response.ok) throw new Error(`Could not sign in to n8n: ${response.status} ${await response.text()}`);
+	const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	const rest = async (method, route, body) => {
+		const res = await fetch(`${url}/rest${route}`, {
+			method,
+			headers: { cookie, 'content-type': 'application/json', 'browser-id': 'e2e' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		let json;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = text;
+		}
+		return { status: res.status, body: json };
+	};
+	return { cookie, owner, rest };
+}
+
+module.exports = {
+	ROOT,
+	PACKAGE_NAME,
+	ensureN8n,
+	packPackage,
+	installPackage,
+	n8nCli,
+	executeWorkflow,
+	startN8n,
+	ownerSession,
+	freePort,
+	log,
+};
