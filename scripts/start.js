@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: the sandbox messaging service with demo data, and a real n8n with this package installed
+ * as users install it, a credential pointing at the sandbox and the example workflows imported.
+ *
+ *   npm start                      editor at http://127.0.0.1:5678, Ctrl-C stops everything
+ *   npm start -- --run-examples    headless: runs every example workflow and prints what it did
+ *   npm start -- --port 5679       another editor port
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const n8n = require('./lib/n8n');
+const { createSandbox } = require('../sandbox/server');
+
+const DEMO = path.join(n8n.ROOT, '.demo');
+const USER = path.join(DEMO, 'user');
+const EXAMPLES = path.join(n8n.ROOT, 'examples');
+const TOKEN = 'demo-token';
+const CREDENTIAL_ID = 'demoMessagingCred';
+
+function parseArgs(argv) {
+	const args = { runExamples: false, port: 5678, sandboxPort: 4010 };
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--run-examples') args.runExamples = true;
+		else if (argv[i] === '--port') args.port = Number(argv[++i]);
+		else if (argv[i] === '--sandbox-port') args.sandboxPort = Number(argv[++i]);
+		else throw new Error(`Unknown option ${argv[i]}: see the header of scripts/start.js`);
+	}
+	return args;
+}
+
+async function startSandboxOn(port) {
+	try {
+		return await createSandbox({ port, tokens: { [TOKEN]: 'ct_me' }, seed: 'demo', recordRequests: true }).start();
+	} catch (error) {
+		if (error.code !== 'EADDRINUSE') throw error;
+		return await createSandbox({ port: 0, tokens: { [TOKEN]: 'ct_me' }, seed: 'demo', recordRequests: true }).start();
+	}
+}
+
+async function prepare(sandbox) {
+	n8n.ensureN8n();
+	n8n.log('Building the package…');
+	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], { cwd: n8n.ROOT, stdio: 'ignore' });
+	fs.mkdirSync(USER, { recursive: true });
+	const { tarball } = n8n.packPackage(DEMO);
+	n8n.installPackage(USER, tarball);
+	const credentialFile = path.join(DEMO, 'credential.json');
+	fs.writeFileSync(
+		credentialFile,
+		JSON.stringify([
+			{
+				id: CREDENTIAL_ID,
+				name: 'Messaging (sandbox)',
+				type: 'messagingApi',
+				data: { baseUrl: sandbox.url, accessToken: TOKEN, timestampUnit: 'auto', ownContactId: '' },
+			},
+		]),
+	);
+	n8n.log('Importing the credential and the example workflows into n8n…');
+	await n8n.n8nCli(USER, ['import:credentials', `--input=${credentialFile}`]);
+	await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${EXAMPLES}`]);
+	for (const id of ['exAutoReply0001', 'exWebhookSend01']) await n8n.n8nCli(USER, ['publish:workflow', `--id=${id}`]);
+}
+
+const items = (run, node) => run?.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0]?.map((i) => i.json) ?? [];
+
+async function waitFor(predicate, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const value = predicate();
+		if (value) return value;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	return undefined;
+}
+
+async function runExamples(sandbox) {
+	const { store } = sandbox;
+	const results = [];
+	const report = (name, ok, detail) => {
+		results.push(ok);
+		console.log(`${ok ? 'OK  ' : 'FAIL'} ${name}: ${detail}`);
+	};
+	const execute = async (name, id, describe) => {
+		try {
+			report(name, true, describe(await n8n.executeWorkflow(USER, id)));
+		} catch (error) {
+			report(name, false, error.message.split('\n')[0]);
+		}
+	};
+
+	await execute('Muting rule for a group', 'exMuteGroup0001', (run) => {
+		const muted = items(run, 'Mute');
+		return `muted ${muted.length} conversation(s) of group grp_team: ${muted.map((c) => c.id).join(', ') || 'none left to mute'}`;
+	});
+	await execute('Reactions', 'exReactKeyword1', (run) => {
+		const reacted = items(run, 'Add Eyes Reaction');
+		return `added "eyes" to ${reacted.length} message(s) mentioning "urgent": ${reacted.map((m) => `"${m.message}"`).join(', ')}`;
+	});
+	await execute('Scheduled archiving rule', 'exArchiveStale1', (run) => {
+		const archived = items(run, 'Archive');
+		return `archived ${archived.length} conversation(s) inactive for 30+ days: ${archived.map((c) => `${c.id} (contact ${c.contact_id})`).join(', ') || 'none'}`;
+	});
+
+	// From here on only the trigger lists messages: wait for its activation poll before ann writes.
+	sandbox.clearRequests();
+	const app = await n8n.startN8n(USER);
+	try {
+		const triggerPolls = () => sandbox.requests.filter((r) => r.path === '/v1/messages' && r.method === 'GET').length;
+		await waitFor(() => triggerPolls() > 0, 60_000);
+		const question = store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: 'Hi, can you help me with the invoice?' });
+		console.log('     (auto-reply: a message from ann arrived; waiting for the next poll, up to a minute…)');
+		const reply = await waitFor(
+			() => store.listMessages({ conversation_id: 'conv_00000001' }).find((m) => m.contact === 'ct_me' && m.created_at >= question.created_at),
+			90_000,
+		);
+		report('Auto-reply', !!reply, reply ? `ann wrote "${question.message}", the workflow answered "${reply.message}"` : `no reply within 90 s; n8n said:\n${app.output().trim().split('\n').slice(-15).join('\n')}`);
+
+		const response = await fetch(`${app.url}/webhook/messaging-demo`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ conversation_id: 'conv_00000005', text: 'Deploy fixed, sent from another app' }),
+		});
+		const sent = await response.json().catch(() => ({}));
+		report(
+			'Message from another app',
+			response.ok && sent.message === 'Deploy fixed, sent from another app',
+			`POST /webhook/messaging-demo -> ${response.status}, message ${sent.id} in ${sent.conversation_id}: "${sent.message}"`,
+		);
+	} finally {
+		await app.stop();
+	}
+	return results.every(Boolean);
+}
+
+async function main() {
+	const args = parseArgs(process.argv.slice(2));
+	const sandbox = await startSandboxOn(args.sandboxPort);
+	let app;
+	const stopAll = async () => {
+		await app?.stop();
+		await sandbox.stop();
+	};
+	process.on('SIGINT', () => stopAll().then(() => process.exit(0)));
+	process.on('SIGTERM', () => stopAll().then(() => process.exit(0)));
+	try {
+		await prepare(sandbox);
+		if (args.runExamples) {
+			const ok = await runExamples(sandbox);
+			await stopAll();
+			process.exit(ok ? 0 : 1);
+		}
+		app = await n8n.startN8n(USER, { port: args.port });
+		const session = await n8n.ownerSession(app.url);
+		console.log(`
+n8n is running with n8n-nodes-messaging installed: ${app.url}
+  sign in:   ${session.owner.email} / ${session.owner.password}
+  service:   sandbox messaging service on ${sandbox.url} (token ${TOKEN}), demo data loaded
+  credential "Messaging (sandbox)" points at it; the example workflows are imported.
+
+Try:
+  - open "Messaging: mute every conversation of a group" and click Execute workflow;
+  - the auto-reply is active: curl -X POST -H 'Authorization: Bearer ${TOKEN}' \\
+      -d conversation_id=conv_00000001 -d 'message=can you help?' ${sandbox.url}/v1/messages
+    (that message is sent as you, so it is skipped; the sandbox sends as the token's contact)
+    or watch it answer ann's messages within a minute;
+  - curl -X POST -H 'content-type: application/json' \\
+      -d '{"conversation_id":"conv_00000005","text":"hello from curl"}' ${app.url}/webhook/messaging-demo
+
+Ctrl-C stops n8n and the sandbox.`);
+		await new Promise(() => {}); // until Ctrl-C
+	} catch (error) {
+		await stopAll();
+		console.error(error.message);
+		process.exit(1);
+	}
+}
+
+main();
