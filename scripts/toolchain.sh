@@ -2,7 +2,10 @@
 # Runs a command with Node 24 and the project's development dependencies in place.
 # - Node: the running one if it is 24 or newer; otherwise Node 24 from the npm registry's node-linux-*
 #   package, installed once into .toolchain/ (git-ignored). A user who has Node 24 pays nothing.
-# - Dependencies: `npm ci` when node_modules is missing or package.json / package-lock.json changed.
+# - Dependencies: installed from package-lock.json when node_modules is missing or package.json / the lock
+#   changed. `npm install --no-save` rather than `npm ci`: npm ci rejects this lock over platform-specific
+#   optional packages it never recorded (unrs-resolver's bindings, pulled in by n8n's lint); --no-save installs
+#   the locked versions and leaves the lock untouched.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NODE_VERSION=24.21.0
@@ -27,8 +30,8 @@ fi
 stamp="$root/node_modules/.install-stamp"
 wanted=$(cat "$root/package.json" "$root/package-lock.json" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
-	echo "Installing development dependencies (npm ci, ~1 min)" >&2
-	(cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
+	echo "Installing development dependencies (~1 min)" >&2
+	(cd "$root" && npm install --no-save --no-audit --no-fund --loglevel=error >&2)
 	echo "$wanted" > "$stamp"
 fi
 
