@@ -37,8 +37,10 @@ export interface RequestOptions {
 }
 
 export interface RetryPolicy {
-	/** Attempts in all, the first one included. */
+	/** Attempts in all, the first one included, counting failures other than 429. */
 	maxAttempts: number;
+	/** How many 429 answers one request accepts (each followed by the service's Retry-After). */
+	maxRateLimited: number;
 	/** The most a request waits between its attempts, summed. */
 	maxTotalWaitMs: number;
 	/** Backoff when the service gives no Retry-After: base * 2^(attempt-1), capped. */
@@ -48,6 +50,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = {
 	maxAttempts: 6,
+	maxRateLimited: 12,
 	maxTotalWaitMs: 60_000,
 	baseDelayMs: 500,
 	maxDelayMs: 8_000,
@@ -60,22 +63,54 @@ export interface MessagingCredentials {
 }
 
 /**
- * One pause shared by concurrent requests: a 429 pushes `resumeAt` forward, and every request waits
- * for it before it is sent, instead of each retrying on its own.
+ * The pace shared by the concurrent requests of one run. A 429 pauses every request until the service's
+ * Retry-After, and then spaces request starts apart (the gap doubles on each 429 and shrinks by 3% on each
+ * success), so a rate limit slows the whole run down to the service's rate instead of setting off a storm
+ * of retries that each fail again.
  */
 export class Throttle {
 	private resumeAt = 0;
+	private nextStart = 0;
+	private spacingMs = 0;
+	private lastSlowdown = -Infinity;
 
-	pauseFor(milliseconds: number): void {
-		this.resumeAt = Math.max(this.resumeAt, Date.now() + milliseconds);
-	}
+	constructor(private readonly clock: () => number = Date.now) {}
 
-	async waitTurn(): Promise<void> {
-		for (let wait = this.resumeAt - Date.now(); wait > 0; wait = this.resumeAt - Date.now()) {
-			await sleep(wait);
+	/**
+	 * `startedAt`: when the rejected request was sent. Requests sent before the last slowdown were paced
+	 * the old way, so their 429s are one event, not one doubling each.
+	 */
+	onRateLimited(waitMs: number, startedAt: number = this.clock()): void {
+		const now = this.clock();
+		this.resumeAt = Math.max(this.resumeAt, now + waitMs);
+		if (startedAt > this.lastSlowdown) {
+			this.spacingMs = Math.min(MAX_SPACING_MS, Math.max(MIN_SPACING_MS, this.spacingMs * 2));
+			this.lastSlowdown = now;
 		}
 	}
+
+	onSuccess(): void {
+		this.spacingMs = this.spacingMs < 0.5 ? 0 : this.spacingMs * 0.97;
+	}
+
+	/** Milliseconds the next request must wait before it starts; reserves its start. */
+	reserve(): number {
+		const now = this.clock();
+		const start = Math.max(now, this.resumeAt, this.nextStart);
+		this.nextStart = start + this.spacingMs;
+		return start - now;
+	}
+
+	/** Waits for this request's turn; returns how long that took. */
+	async waitTurn(): Promise<number> {
+		const wait = this.reserve();
+		if (wait > 0) await sleep(wait);
+		return wait;
+	}
 }
+
+const MIN_SPACING_MS = 2;
+const MAX_SPACING_MS = 2_000;
 
 // ---------- pure helpers ----------
 
@@ -193,7 +228,7 @@ export async function messagingApiRequest(
 	request: ApiRequest,
 	options: RequestOptions = {},
 ): Promise<IDataObject> {
-	const { itemIndex, throttle } = options;
+	const { itemIndex } = options;
 	const policy = options.retry ?? DEFAULT_RETRY;
 	const credentials = await getMessagingCredentials.call(this);
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
@@ -225,10 +260,16 @@ export async function messagingApiRequest(
 		httpOptions.body = encodeForm(request.body);
 	}
 
+	const throttle = options.throttle ?? new Throttle();
 	let waited = 0;
+	let failures = 0;
+	let rateLimited = 0;
 	let droppedBefore = false;
 	for (let attempt = 1; ; attempt++) {
-		await throttle?.waitTurn();
+		// Counted from the second attempt on: the wait of a request's first turn is pacing, not retrying.
+		const turn = await throttle.waitTurn();
+		const startedAt = Date.now();
+		if (attempt > 1) waited += turn;
 		let failure!: { kind: FailureKind; status?: number; response?: RawResponse; code?: string };
 		let response: RawResponse | undefined;
 		try {
@@ -243,6 +284,7 @@ export async function messagingApiRequest(
 		}
 		if (response) {
 			if (response.statusCode >= 200 && response.statusCode < 300) {
+				throttle.onSuccess();
 				return parseSuccess(this, response, where, itemIndex);
 			}
 			if (response.statusCode === 404 && request.method === 'DELETE' && droppedBefore) {
@@ -251,18 +293,28 @@ export async function messagingApiRequest(
 			failure = { kind: 'status', status: response.statusCode, response };
 		}
 
-		const retryable = isRetryable(request.method, failure.kind, failure.status);
+		const isRateLimit = failure.status === 429;
+		if (isRateLimit) rateLimited += 1;
+		else failures += 1;
+		const attempts = failures + rateLimited;
 		// A connection dropped on the first try is most often a stale keep-alive socket: retry at once.
 		const delay =
 			retryAfterMs(failure.response?.headers) ??
-			(failure.kind === 'dropped' && attempt === 1 ? 0 : backoffMs(attempt, policy));
-		if (failure.status === 429) throttle?.pauseFor(delay);
-		if (!retryable || attempt >= policy.maxAttempts || waited + delay > policy.maxTotalWaitMs) {
-			throw requestError(this, failure, { where, baseUrl, itemIndex, attempts: attempt, retryable });
+			(failure.kind === 'dropped' && failures === 1 ? 0 : backoffMs(isRateLimit ? rateLimited : failures, policy));
+		const exhausted = isRateLimit ? rateLimited >= policy.maxRateLimited : failures >= policy.maxAttempts;
+		if (!isRetryable(request.method, failure.kind, failure.status) || exhausted || waited + delay > policy.maxTotalWaitMs) {
+			throw requestError(this, failure, {
+				where,
+				baseUrl,
+				itemIndex,
+				attempts,
+				retryable: isRetryable(request.method, failure.kind, failure.status),
+			});
 		}
 		waited += delay;
 		this.logger?.debug(`Messaging: ${where} failed (${failure.status ?? failure.code}), retrying in ${delay} ms`);
-		await sleep(delay);
+		if (isRateLimit) throttle.onRateLimited(delay, startedAt); // the next waitTurn() holds this and every other request
+		else await sleep(delay);
 	}
 }
 

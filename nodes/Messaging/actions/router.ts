@@ -26,7 +26,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	const parallel = Number(this.getNodeParameter('options.parallelRequests', 0, DEFAULT_PARALLEL_REQUESTS));
+	const parallel = Number(
+		this.getNodeParameter('options.parallelRequests', 0, operation.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS),
+	);
 	const run = newRunContext(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
 

@@ -14,5 +14,7 @@ export type OperationResult = IDataObject | IDataObject[];
 
 export interface MessagingOperation {
 	description: INodeProperties[];
+	/** Items processed at once when the user has not set Parallel Requests (default: DEFAULT_PARALLEL_REQUESTS). */
+	parallelRequests?: number;
 	execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<OperationResult>;
 }

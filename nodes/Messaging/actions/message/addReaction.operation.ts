@@ -5,6 +5,8 @@ import { withReaction } from '../../../shared/reactions';
 import type { OperationResult, RunContext } from '../types';
 import { changeReaction, reactionProperties } from './reaction';
 
+export { parallelRequests } from './reaction';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['addReaction'] } },
 	reactionProperties('add'),

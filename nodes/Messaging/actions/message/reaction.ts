@@ -7,6 +7,9 @@ import { messageLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../types';
 
+/** One at a time: two items reacting to one message never overwrite each other's change. */
+export const parallelRequests = 1;
+
 /** The fields of Add Reaction and Remove Reaction. */
 export function reactionProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	return [
@@ -30,7 +33,7 @@ export function reactionProperties(verb: 'add' | 'remove'): INodeProperties[] {
 			description: `Who reacts: the username or contact ID to ${verb} under this reaction`,
 		},
 		optionsCollection(true, {
-			default: 1,
+			default: parallelRequests,
 			note: 'Kept at 1, two items on the same message never overwrite each other’s reaction.',
 		}),
 	];

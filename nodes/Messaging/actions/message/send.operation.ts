@@ -7,6 +7,9 @@ import { conversationLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../types';
 
+/** One at a time: messages reach the conversation in item order. */
+export const parallelRequests = 1;
+
 const properties: INodeProperties[] = [
 	{ ...conversationLocator, description: 'The conversation to send the message to' },
 	{
@@ -37,7 +40,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(
 		true,
 		{
-			default: 1,
+			default: parallelRequests,
 			note: 'Kept at 1, messages reach the conversation in item order; above 1 they may arrive in any order.',
 		},
 	),

@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 				type: 'json',
 				default: '{}',
 				description:
-					'Replaces all reactions of the message with this object of reaction names and reactors, e.g. {"like": ["ann", "bob"]}. Handy with an expression such as {{ $json.reactions }}. {} removes them all.',
+					'Replaces all reactions of the message with this object of reaction names and reactors, e.g. {"like": ["ann", "bob"]}. Handy with an expression that returns such an object. {} removes them all.',
 			},
 			{
 				displayName: 'Reactions',
