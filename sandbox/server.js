@@ -41,7 +41,7 @@ function createSandbox(options = {}) {
 	const random = mulberry32(config.faults.seed ?? 1);
 	const scripted = [];
 	const requests = [];
-	const bucket = config.rateLimit ? newBucket(config.rateLimit) : null;
+	let bucket = config.rateLimit ? newBucket(config.rateLimit) : null;
 	const stats = { requests: 0, rateLimited: 0, faults: 0 };
 
 	const server = http.createServer((req, res) => {
@@ -224,8 +224,10 @@ function createSandbox(options = {}) {
 		clearRequests() {
 			requests.length = 0;
 		},
+		/** Changes options of the running service (faults, latency, order, rateLimit, ignoreCursor…). */
 		set(changes) {
 			Object.assign(config, changes);
+			if ('rateLimit' in changes) bucket = changes.rateLimit ? newBucket(changes.rateLimit) : null;
 		},
 		async start() {
 			await new Promise((resolve, reject) => {

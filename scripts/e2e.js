@@ -178,7 +178,8 @@ async function main() {
 		await app?.stop();
 		await sandbox.stop();
 	}
-	console.log(`e2e: ${results.passed} passed, ${results.failed} failed (${elapsed()})`);
+	console.log(`e2e: finished in ${elapsed()}`);
+	console.log(`e2e: ${results.passed} passed, ${results.failed} failed`);
 	process.exitCode = results.failed > 0 ? 1 : 0;
 }
 
