@@ -10,6 +10,6 @@ status=0
 # Jest reports on stderr; with --json it also prints the results on stdout, which only the file needs.
 node node_modules/jest/bin/jest.js --json --outputFile="$results" "$@" >/dev/null || status=$?
 # The plain closing line CI reads.
-node -e 'const r = require(process.argv[1]); console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""))' "$results"
+node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""))' "$results"
 rm -f "$results"
 exit $status

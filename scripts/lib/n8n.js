@@ -95,13 +95,14 @@ function n8nEnv(userFolder, extra = {}) {
 }
 
 /** Runs an n8n CLI command to completion; returns stdout. */
-async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000 } = {}) {
+async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn } = {}) {
 	const brokerPort = await freePort();
 	return await new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [N8N_BIN, ...args], {
 			env: n8nEnv(userFolder, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...env }),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
+		onSpawn?.(child);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d) => (stdout += d));
