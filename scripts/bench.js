@@ -74,13 +74,17 @@ function messagingNode(parameters, parallel) {
 	};
 }
 
+/** B authenticates the way a user would store a token: a Header Auth credential. */
+const HEADER_CREDENTIAL = { httpHeaderAuth: { id: 'benchHeaderAuth01', name: 'Messaging token (Header Auth)' } };
+
 function httpNode(baseUrl, parameters) {
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
+		credentials: HEADER_CREDENTIAL,
 		parameters: {
-			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${TOKEN}` }] },
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
 			options: {},
 			...parameters,
 			url: `=${baseUrl}/v1/${parameters.url}`,
@@ -288,7 +292,7 @@ function report({ normal, limited, trigger, micro, started, versions }) {
 	lines.push(`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` on ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, n8n ${versions.n8n}, n8n-nodes-messaging ${versions.package}.`);
 	lines.push(`Service: the sandbox on loopback with ${LATENCY_MS} ms of latency per request. Medians of ${REPEATS} run(s) (spread = (max − min) / median of wall time); rate-limited runs once each.`, '');
 	lines.push('- **A**: the Messaging node in n8n (`n8n execute`), Parallel Requests as shown (8 is the default, Send 1).');
-	lines.push('- **B**: n8n\'s HTTP Request node 4.2 doing the same calls, defaults (plus Continue On Fail so failed items are counted); **B+retry**: Retry On Fail on (n8n\'s defaults: 3 tries, 1 s apart, the whole node again), no Continue On Fail.');
+	lines.push('- **B**: n8n\'s HTTP Request node 4.2 doing the same calls with a Header Auth credential, defaults (plus Continue On Fail so failed items are counted); **B+retry**: Retry On Fail on (n8n\'s defaults: 3 tries, 1 s apart, the whole node again), no Continue On Fail.');
 	lines.push('- **C**: a plain undici script with keep-alive in its own process, at the concurrency shown ("all" = every request at once).');
 	lines.push('- Wall time is the node\'s own execution time as n8n records it (all tries for B+retry); requests are counted by the service; peak memory is the n8n process\'s peak RSS.', '');
 
@@ -335,7 +339,13 @@ async function main() {
 	const { store } = sandbox;
 	try {
 		const credentialFile = path.join(WORK, 'credential.json');
-		fs.writeFileSync(credentialFile, JSON.stringify([{ id: CREDENTIAL.messagingApi.id, name: CREDENTIAL.messagingApi.name, type: 'messagingApi', data: { baseUrl: sandbox.url, accessToken: TOKEN, timestampUnit: 'seconds', ownContactId: '' } }]));
+		fs.writeFileSync(
+			credentialFile,
+			JSON.stringify([
+				{ id: CREDENTIAL.messagingApi.id, name: CREDENTIAL.messagingApi.name, type: 'messagingApi', data: { baseUrl: sandbox.url, accessToken: TOKEN, timestampUnit: 'seconds', ownContactId: '' } },
+				{ id: HEADER_CREDENTIAL.httpHeaderAuth.id, name: HEADER_CREDENTIAL.httpHeaderAuth.name, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${TOKEN}` } },
+			]),
+		);
 		await n8n.n8nCli(USER, ['import:credentials', `--input=${credentialFile}`]);
 		const w = variants(sandbox.url, service);
 		const workflows = [];

@@ -65,10 +65,11 @@ export interface MessagingCredentials {
 }
 
 /**
- * The pace shared by the concurrent requests of one run. A 429 pauses every request until the service's
- * Retry-After, and then spaces request starts apart (the gap doubles on each 429 and shrinks by 3% on each
- * success), so a rate limit slows the whole run down to the service's rate instead of setting off a storm
- * of retries that each fail again.
+ * The pace shared by the concurrent requests of one run. A 429 holds every request until the service's
+ * Retry-After and from then on spaces request starts at least that far apart: for a token bucket the
+ * wait it names is the time to its next token, i.e. its rate. Each success shrinks the gap by 3%, so the
+ * pace creeps back up until the next 429 names the rate again. A rate limit slows the whole run to the
+ * service's rate instead of setting off a storm of retries that each fail again.
  */
 export class Throttle {
 	private resumeAt = 0;
@@ -80,13 +81,14 @@ export class Throttle {
 
 	/**
 	 * `startedAt`: when the rejected request was sent. Requests sent before the last slowdown were paced
-	 * the old way, so their 429s are one event, not one doubling each.
+	 * the old way, so their 429s are the same event, not new information.
 	 */
 	onRateLimited(waitMs: number, startedAt: number = this.clock()): void {
 		const now = this.clock();
 		this.resumeAt = Math.max(this.resumeAt, now + waitMs);
 		if (startedAt > this.lastSlowdown) {
-			this.spacingMs = Math.min(MAX_SPACING_MS, Math.max(MIN_SPACING_MS, this.spacingMs * 2));
+			const next = waitMs > 0 ? Math.max(waitMs, this.spacingMs) : this.spacingMs * 2;
+			this.spacingMs = Math.min(MAX_SPACING_MS, Math.max(MIN_SPACING_MS, next));
 			this.lastSlowdown = now;
 		}
 	}

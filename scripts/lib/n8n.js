@@ -138,9 +138,10 @@ async function executeWorkflow(userFolder, id, options) {
 
 function parseRunJson(stdout) {
 	const start = stdout.indexOf('{\n');
-	if (start === -1) return undefined;
+	const end = stdout.lastIndexOf('\n}');
+	if (start === -1 || end < start) return undefined;
 	try {
-		return JSON.parse(stdout.slice(start));
+		return JSON.parse(stdout.slice(start, end + 2));
 	} catch {
 		return undefined;
 	}

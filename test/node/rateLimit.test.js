@@ -43,24 +43,24 @@ test('Send under a rate limit: every message once, in item order', async () => {
 });
 
 describe('Throttle', () => {
-	test('a 429 holds every request until Retry-After, then spaces starts; successes shrink the gap', () => {
+	test('a 429 holds every request until Retry-After, then spaces starts by it; successes shrink the gap', () => {
 		let now = 1000;
 		const throttle = new Throttle(() => now);
+		expect(throttle.reserve()).toBe(0); // no pacing before any 429
 		expect(throttle.reserve()).toBe(0);
-		expect(throttle.reserve()).toBe(0);
-		throttle.onRateLimited(50);
-		expect(throttle.reserve()).toBe(50);
-		expect(throttle.reserve()).toBe(52);
-		throttle.onRateLimited(0, 1000); // sent before the last slowdown: no second doubling
-		now = 1100;
-		expect(throttle.reserve()).toBe(0);
-		expect(throttle.reserve()).toBe(2);
-		throttle.onRateLimited(0, 1100);
-		now = 1200;
-		expect(throttle.reserve()).toBe(0);
-		expect(throttle.reserve()).toBe(4);
-		for (let i = 0; i < 200; i++) throttle.onSuccess();
+		throttle.onRateLimited(10); // the service: next slot in 10 ms
+		expect(throttle.reserve()).toBe(10); // everyone waits for it…
+		expect(throttle.reserve()).toBe(20); // …and starts 10 ms apart
+		throttle.onRateLimited(0, 999); // the answer to a request sent before that slowdown: no new information
 		now = 2000;
+		expect(throttle.reserve()).toBe(0);
+		expect(throttle.reserve()).toBe(10);
+		throttle.onRateLimited(0, 2000); // a new 429 without Retry-After: the gap doubles
+		now = 3000;
+		expect(throttle.reserve()).toBe(0);
+		expect(throttle.reserve()).toBe(20);
+		for (let i = 0; i < 200; i++) throttle.onSuccess();
+		now = 4000;
 		expect(throttle.reserve()).toBe(0);
 		expect(throttle.reserve()).toBe(0);
 	});

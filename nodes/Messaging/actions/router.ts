@@ -29,13 +29,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const parallel = Number(
 		this.getNodeParameter('options.parallelRequests', 0, operation.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS),
 	);
+	// Options are read once per run: every item shares the run's output shape and pace.
+	const isoTimestamps = this.getNodeParameter('options.isoTimestamps', 0, false) as boolean;
 	const run = newRunContext(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
 
 	await forEachWithConcurrency(items.length, Number.isInteger(parallel) && parallel > 0 ? parallel : 1, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
-			const isoTimestamps = this.getNodeParameter('options.isoTimestamps', i, false) as boolean;
 			const records = (Array.isArray(data) ? data : [data]).map((record) =>
 				isoTimestamps ? withIsoTimestamps(record, run.timestampSetting) : record,
 			);
