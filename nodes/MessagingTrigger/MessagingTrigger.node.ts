@@ -7,6 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { isoTimestampsOption } from '../Messaging/descriptions/common';
+import { conversationLocator } from '../Messaging/descriptions/locators';
 import { locatorValue } from '../Messaging/helpers/parameters';
 import { searchConversations } from '../Messaging/methods/listSearch';
 import { fromMilliseconds, unitOfTimestamp, withIsoTimestamps, type TimestampUnit } from '../shared/timestamps';
@@ -41,20 +43,9 @@ export class MessagingTrigger implements INodeType {
 		credentials: [{ name: 'messagingApi', required: true }],
 		properties: [
 			{
-				displayName: 'Conversation',
-				name: 'conversationId',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
+				...conversationLocator,
+				required: false,
 				description: 'Only messages of this conversation. Leave empty for messages of every conversation.',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchConversations', searchable: true },
-					},
-					{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'conv_123' },
-				],
 			},
 			{
 				displayName: 'Options',
@@ -63,13 +54,7 @@ export class MessagingTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					{
-						displayName: 'Add ISO Timestamps',
-						name: 'isoTimestamps',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to add an ISO 8601 copy (UTC) beside every timestamp, named like created_at_iso',
-					},
+					isoTimestampsOption,
 					{
 						displayName: 'Emit Existing Messages on Activation',
 						name: 'emitExisting',

@@ -21,7 +21,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 
 export const DEFAULT_PARALLEL_REQUESTS = 8;
 
-const isoTimestampsOption: INodeProperties = {
+export const isoTimestampsOption: INodeProperties = {
 	displayName: 'Add ISO Timestamps',
 	name: 'isoTimestamps',
 	type: 'boolean',
