@@ -23,15 +23,21 @@ function ensureN8n() {
 	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
 	const stamp = path.join(RUNTIME_DIR, '.installed');
 	const wanted = crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
-	if (fs.existsSync(N8N_BIN) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
+	const sqlite = path.join(RUNTIME_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+	const installed = fs.existsSync(N8N_BIN) && fs.existsSync(sqlite) && fs.existsSync(stamp);
+	if (installed && fs.readFileSync(stamp, 'utf8') === wanted) return;
 	log('Installing n8n into .n8n-runtime/ (once; about 4 minutes and 1.3 GB)…');
 	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
 	fs.writeFileSync(path.join(RUNTIME_DIR, 'package.json'), manifest);
+	// `npm run` passes the project's own config (ignore-scripts=true from .npmrc) on as npm_config_* variables:
+	// drop it here, or the native rebuild below silently does nothing.
 	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
+	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
 	const npm = (args) => execFileSync('npm', args, { cwd: RUNTIME_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });
 	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
 	npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
-	npm(['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error']);
+	npm(['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error']);
+	if (!fs.existsSync(sqlite)) throw new Error(`n8n's sqlite3 did not build (${sqlite} is missing): see the npm output above`);
 	fs.writeFileSync(stamp, wanted);
 }
 
