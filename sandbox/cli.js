@@ -2,7 +2,7 @@
 'use strict';
 /**
  * `npm run sandbox -- [--port 4010] [--token T] [--unit s|ms] [--order newest_first|oldest_first]
- *   [--max-page-size 100] [--latency-ms 0] [--rate-limit 100] [--rate-429 0.1] [--rate-500 0] [--rate-503 0]
+ *   [--max-page-size 100] [--latency-ms 0] [--latency-jitter-ms 0] [--rate-limit 100] [--rate-429 0.1] [--rate-500 0] [--rate-503 0]
  *   [--rate-drop 0] [--ignore-cursor] [--seed demo|none]`
  */
 const { createSandbox } = require('./server');
@@ -25,6 +25,7 @@ function parseArgs(argv) {
 			case '--order': options.order = next(); break;
 			case '--max-page-size': options.maxPageSize = number(next(), flag); break;
 			case '--latency-ms': options.latencyMs = number(next(), flag); break;
+			case '--latency-jitter-ms': options.latencyJitterMs = number(next(), flag); break;
 			case '--rate-limit': options.rateLimit = { perSecond: number(next(), flag) }; break;
 			case '--rate-429': options.faults.rate429 = number(next(), flag); break;
 			case '--rate-500': options.faults.rate500 = number(next(), flag); break;

@@ -18,6 +18,7 @@ const DEFAULTS = {
 	defaultPageSize: 10,
 	maxPageSize: 100,
 	latencyMs: 0,
+	latencyJitterMs: 0,
 	ignoreCursor: false,
 	seed: 'demo',
 	recordRequests: true,
@@ -39,6 +40,7 @@ function createSandbox(options = {}) {
 	else if (typeof config.seed === 'function') config.seed(store);
 
 	const random = mulberry32(config.faults.seed ?? 1);
+	const jitter = mulberry32((config.faults.seed ?? 1) + 1);
 	const scripted = [];
 	const requests = [];
 	let bucket = config.rateLimit ? newBucket(config.rateLimit) : null;
@@ -49,7 +51,7 @@ function createSandbox(options = {}) {
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks).toString('utf8');
-			const delay = config.latencyMs;
+			const delay = config.latencyMs + (config.latencyJitterMs > 0 ? jitter() * config.latencyJitterMs : 0);
 			const run = () => handle(req, res, body);
 			if (delay > 0) setTimeout(run, delay);
 			else run();

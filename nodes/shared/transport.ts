@@ -35,7 +35,6 @@ export interface RequestOptions {
 	itemIndex?: number;
 	/** Shared by the requests of one run, so a rate limit slows all of them down together. */
 	throttle?: Throttle;
-	retry?: RetryPolicy;
 }
 
 export interface RetryPolicy {
@@ -241,7 +240,7 @@ export async function messagingApiRequest(
 	options: RequestOptions = {},
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
-	const policy = options.retry ?? DEFAULT_RETRY;
+	const policy = DEFAULT_RETRY;
 	const data = await credentialData.call(this);
 	const credentials = data as unknown as MessagingCredentials;
 	const credentialsDecrypted: ICredentialsDecrypted = {

@@ -31,6 +31,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 	// Options are read once per run: every item shares the run's output shape and pace.
 	const isoTimestamps = this.getNodeParameter('options.isoTimestamps', 0, false) as boolean;
+	const timestampSetting = isoTimestamps
+		? ((await getMessagingCredentials.call(this)).timestampUnit ?? 'auto')
+		: 'auto';
 	const run = newRunContext(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
 
@@ -38,7 +41,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const data = await operation.execute.call(this, i, run);
 			const records = (Array.isArray(data) ? data : [data]).map((record) =>
-				isoTimestamps ? withIsoTimestamps(record, run.timestampSetting) : record,
+				isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
 			);
 			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
 				itemData: { item: i },
@@ -65,11 +68,10 @@ function errorDetails(error: unknown): IDataObject {
 	};
 }
 
-function newRunContext(context: IExecuteFunctions): RunContext & { timestampSetting: 'auto' | TimestampUnit } {
+function newRunContext(context: IExecuteFunctions): RunContext {
 	let unit: Promise<TimestampUnit> | undefined;
-	const run = {
+	const run: RunContext = {
 		throttle: new Throttle(),
-		timestampSetting: 'auto' as 'auto' | TimestampUnit,
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, itemIndex, run.throttle);
 			return await unit;
