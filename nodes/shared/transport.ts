@@ -186,12 +186,13 @@ export function serviceErrorText(body: unknown): string | undefined {
 	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain || undefined;
 }
 
-export type FailureKind = 'status' | 'unreachable' | 'dropped';
+/** `other`: the request failed inside n8n before reaching the network (no network error code). */
+export type FailureKind = 'status' | 'unreachable' | 'dropped' | 'other';
 
 /** Whether a failed attempt may be repeated: never when a POST may have reached the service. */
 export function isRetryable(method: string, kind: FailureKind, status?: number): boolean {
 	// A wrong Base URL or a stopped service does not heal in seconds: say so at once, naming the URL.
-	if (kind === 'unreachable') return false;
+	if (kind === 'unreachable' || kind === 'other') return false;
 	const idempotent = method !== 'POST';
 	if (kind === 'dropped') return idempotent;
 	if (status === 429) return true; // rejected by the rate limiter, not processed
@@ -226,6 +227,14 @@ export async function getMessagingCredentials(this: RequestContext): Promise<Mes
 	return (await credentialData.call(this)) as unknown as MessagingCredentials;
 }
 
+interface Failure {
+	kind: FailureKind;
+	status?: number;
+	response?: RawResponse;
+	code?: string;
+	message?: string;
+}
+
 interface RawResponse {
 	body: unknown;
 	headers: IDataObject;
@@ -240,7 +249,6 @@ export async function messagingApiRequest(
 	options: RequestOptions = {},
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
-	const policy = DEFAULT_RETRY;
 	const data = await credentialData.call(this);
 	const credentials = data as unknown as MessagingCredentials;
 	const credentialsDecrypted: ICredentialsDecrypted = {
@@ -288,7 +296,7 @@ export async function messagingApiRequest(
 		const turn = await throttle.waitTurn();
 		const startedAt = Date.now();
 		if (attempt > 1) waited += turn;
-		let failure!: { kind: FailureKind; status?: number; response?: RawResponse; code?: string };
+		let failure!: Failure;
 		let response: RawResponse | undefined;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -299,8 +307,9 @@ export async function messagingApiRequest(
 			)) as RawResponse;
 		} catch (error) {
 			const code = networkErrorCode(error);
-			failure = { kind: code && UNREACHABLE_CODES.includes(code) ? 'unreachable' : 'dropped', code };
-			droppedBefore ||= failure.kind === 'dropped';
+			const kind = !code ? 'other' : UNREACHABLE_CODES.includes(code) ? 'unreachable' : 'dropped';
+			failure = { kind, code, message: (error as Error).message };
+			droppedBefore ||= kind === 'dropped';
 		}
 		if (response) {
 			if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -320,9 +329,9 @@ export async function messagingApiRequest(
 		// A connection dropped on the first try is most often a stale keep-alive socket: retry at once.
 		const delay =
 			retryAfterMs(failure.response?.headers) ??
-			(failure.kind === 'dropped' && failures === 1 ? 0 : backoffMs(isRateLimit ? rateLimited : failures, policy));
-		const exhausted = isRateLimit ? rateLimited >= policy.maxRateLimited : failures >= policy.maxAttempts;
-		if (!isRetryable(request.method, failure.kind, failure.status) || exhausted || waited + delay > policy.maxTotalWaitMs) {
+			(failure.kind === 'dropped' && failures === 1 ? 0 : backoffMs(isRateLimit ? rateLimited : failures, DEFAULT_RETRY));
+		const exhausted = isRateLimit ? rateLimited >= DEFAULT_RETRY.maxRateLimited : failures >= DEFAULT_RETRY.maxAttempts;
+		if (!isRetryable(request.method, failure.kind, failure.status) || exhausted || waited + delay > DEFAULT_RETRY.maxTotalWaitMs) {
 			throw requestError(this, failure, {
 				where,
 				baseUrl,
@@ -379,12 +388,19 @@ function networkErrorCode(error: unknown): string | undefined {
 
 function requestError(
 	context: RequestContext,
-	failure: { kind: FailureKind; status?: number; response?: RawResponse; code?: string },
+	failure: Failure,
 	details: { where: string; baseUrl: string; itemIndex?: number; attempts: number; retryable: boolean },
 ): NodeApiError {
 	const { where, baseUrl, itemIndex, attempts, retryable } = details;
 	const tries = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
 	const node = context.getNode();
+	if (failure.kind === 'other') {
+		return new NodeApiError(node, { message: failure.message ?? 'request failed' } as JsonObject, {
+			message: `The request to the Messaging service could not be made: ${failure.message ?? 'unknown reason'}`,
+			description: where,
+			itemIndex,
+		});
+	}
 	if (failure.kind === 'unreachable') {
 		return new NodeApiError(node, { message: failure.code ?? 'unreachable' } as JsonObject, {
 			message: `Could not reach the Messaging service at ${baseUrl}${tries}`,

@@ -67,8 +67,9 @@ describe('which failures are retried', () => {
 			expect(isRetryable(method, 'status', 404)).toBe(false);
 		}
 	});
-	test('an unreachable service is reported at once', () => {
+	test('an unreachable service, or a failure inside n8n before the network, is reported at once', () => {
 		expect(isRetryable('GET', 'unreachable')).toBe(false);
+		expect(isRetryable('GET', 'other')).toBe(false);
 	});
 	test('backoff doubles, is capped, and jitters by ±25%', () => {
 		expect(backoffMs(1, DEFAULT_RETRY, () => 0.5)).toBe(500);
