@@ -18,6 +18,9 @@ const DEMO = path.join(n8n.ROOT, '.demo');
 const USER = path.join(DEMO, 'user');
 const EXAMPLES = path.join(n8n.ROOT, 'examples');
 const TOKEN = 'demo-token';
+/** A second account, so a person can write as ann and watch the auto-reply answer. */
+const ANN_TOKEN = 'ann-token';
+const TOKENS = { [TOKEN]: 'ct_me', [ANN_TOKEN]: 'ct_ann' };
 const CREDENTIAL_ID = 'demoMessagingCred';
 
 function parseArgs(argv) {
@@ -33,10 +36,10 @@ function parseArgs(argv) {
 
 async function startSandboxOn(port) {
 	try {
-		return await createSandbox({ port, tokens: { [TOKEN]: 'ct_me' }, seed: 'demo', recordRequests: true }).start();
+		return await createSandbox({ port, tokens: TOKENS, seed: 'demo', recordRequests: true }).start();
 	} catch (error) {
 		if (error.code !== 'EADDRINUSE') throw error;
-		return await createSandbox({ port: 0, tokens: { [TOKEN]: 'ct_me' }, seed: 'demo', recordRequests: true }).start();
+		return await createSandbox({ port: 0, tokens: TOKENS, seed: 'demo', recordRequests: true }).start();
 	}
 }
 
@@ -158,16 +161,16 @@ async function main() {
 		console.log(`
 n8n is running with n8n-nodes-messaging installed: ${app.url}
   sign in:   ${session.owner.email} / ${session.owner.password}
-  service:   sandbox messaging service on ${sandbox.url} (token ${TOKEN}), demo data loaded
+  service:   sandbox messaging service on ${sandbox.url} (your token ${TOKEN}, ann's ${ANN_TOKEN}), demo data loaded
   credential "Messaging (sandbox)" points at it; the example workflows are imported.
 
 Try:
   - open "Messaging: mute every conversation of a group" and click Execute workflow;
-  - the auto-reply is active: curl -X POST -H 'Authorization: Bearer ${TOKEN}' \\
-      -d conversation_id=conv_00000001 -d 'message=can you help?' ${sandbox.url}/v1/messages
-    (that message is sent as you, so it is skipped; the sandbox sends as the token's contact)
-    or watch it answer ann's messages within a minute;
-  - curl -X POST -H 'content-type: application/json' \\
+  - the auto-reply is active: write as ann, and within a minute it answers in the same conversation
+      curl -H 'Authorization: Bearer ${ANN_TOKEN}' -d conversation_id=conv_00000001 -d 'message=can you help?' ${sandbox.url}/v1/messages
+      curl -H 'Authorization: Bearer ${TOKEN}' '${sandbox.url}/v1/messages?conversation_id=conv_00000001&limit=2'
+  - send from "another app" through the active webhook:
+    curl -X POST -H 'content-type: application/json' \\
       -d '{"conversation_id":"conv_00000005","text":"hello from curl"}' ${app.url}/webhook/messaging-demo
 
 Ctrl-C stops n8n and the sandbox.`);
