@@ -156,8 +156,12 @@ async function main() {
 			await stopAll();
 			process.exit(ok ? 0 : 1);
 		}
+		sandbox.clearRequests();
 		app = await n8n.startN8n(USER, { port: args.port });
 		const session = await n8n.ownerSession(app.url);
+		// The auto-reply's first poll only notes where the stream stands: wait for it, so that what the
+		// person writes next is new to it.
+		await waitFor(() => sandbox.requests.some((r) => r.method === 'GET' && r.path === '/v1/messages'), 60_000);
 		console.log(`
 n8n is running with n8n-nodes-messaging installed: ${app.url}
   sign in:   ${session.owner.email} / ${session.owner.password}
