@@ -355,4 +355,4 @@ function mulberry32(seed) {
 	};
 }
 
-module.exports = { createSandbox, parseBody };
+module.exports = { createSandbox };
