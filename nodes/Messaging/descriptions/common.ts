@@ -19,6 +19,11 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
+/** Attachments as a JSON array of objects (Send adds them, Update replaces them). */
+export function attachmentsField(description: string): INodeProperties {
+	return { displayName: 'Attachments (JSON)', name: 'attachments', type: 'json', default: '[]', description };
+}
+
 export const DEFAULT_PARALLEL_REQUESTS = 8;
 
 export const isoTimestampsOption: INodeProperties = {

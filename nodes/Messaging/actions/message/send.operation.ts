@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
-import { optionsCollection } from '../../descriptions/common';
+import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../types';
@@ -28,13 +28,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Attachments (JSON)',
-				name: 'attachments',
-				type: 'json',
-				default: '[]',
-				description: 'Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]',
-			},
+			attachmentsField('Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]'),
 		],
 	},
 	optionsCollection(

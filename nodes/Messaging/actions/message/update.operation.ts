@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { reactionsFromInput } from '../../../shared/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
-import { optionsCollection } from '../../descriptions/common';
+import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { messageLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../types';
@@ -17,13 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Attachments (JSON)',
-				name: 'attachments',
-				type: 'json',
-				default: '[]',
-				description: 'Replaces all attachments: a JSON array of attachment objects. [] removes them all.',
-			},
+			attachmentsField('Replaces all attachments: a JSON array of attachment objects. [] removes them all.'),
 			{
 				displayName: 'Reactions (JSON)',
 				name: 'reactionsJson',
