@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -62,14 +63,20 @@ export class MessagingApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	/**
+	 * Adds `Authorization: Bearer <token>` to every request n8n sends with this credential. A function
+	 * rather than the generic `'=Bearer {{$credentials.accessToken}}'` block: n8n resolves that expression
+	 * in its expression sandbox on every request, about 0.6 ms of CPU each, a third of the node's own
+	 * per-item cost on a large batch (see BENCHMARKS.md). The header on the wire is the same.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		// Trimmed: a token pasted with a trailing newline would otherwise be an invalid header value.
+		const token = String(credentials.accessToken ?? '').trim();
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -44,9 +44,13 @@ function createSandbox(options = {}) {
 	const scripted = [];
 	const requests = [];
 	let bucket = config.rateLimit ? newBucket(config.rateLimit) : null;
-	const stats = { requests: 0, rateLimited: 0, faults: 0 };
+	// inFlight: requests received and not yet answered; peakInFlight: the most at once (the client's concurrency).
+	const stats = { requests: 0, rateLimited: 0, faults: 0, inFlight: 0, peakInFlight: 0 };
 
 	const server = http.createServer((req, res) => {
+		stats.inFlight += 1;
+		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+		res.on('close', () => (stats.inFlight -= 1));
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -223,8 +227,10 @@ function createSandbox(options = {}) {
 		clearFaults() {
 			scripted.length = 0;
 		},
+		/** Forgets the request log and the peak of requests in flight. */
 		clearRequests() {
 			requests.length = 0;
+			stats.peakInFlight = stats.inFlight;
 		},
 		/** Changes options of the running service (faults, latency, order, rateLimit, ignoreCursor…). */
 		set(changes) {

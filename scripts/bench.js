@@ -4,7 +4,9 @@
  * `npm run bench`: the Messaging node (A) against n8n's HTTP Request node (B) in the same real n8n, and a
  * plain undici script (C), on the sandbox service with 20 ms of latency per request, then again under a
  * rate limit. Writes BENCHMARKS.md. Options: --repeats N (default 3), --quick (fewer items, for a smoke run),
- * --only get,mute,send,getMany (some workloads).
+ * --only get,mute,send,getMany,trigger,micro (some workloads), --variants A,A32,B,Bretry,C1,C8,C32,Call (some
+ * variants), --idle-only (no rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR).
+ * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  */
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -16,7 +18,14 @@ const { createSandbox } = require('../sandbox/server');
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
 const REPEATS = Number(args[args.indexOf('--repeats') + 1]) || (QUICK ? 1 : 3);
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
+const listArg = (name) => (args.includes(name) ? args[args.indexOf(name) + 1].split(',') : null);
+const ONLY = listArg('--only');
+const VARIANTS = listArg('--variants');
+const IDLE_ONLY = args.includes('--idle-only');
+const CPU_PROF = args.includes('--cpu-prof') ? path.resolve(args[args.indexOf('--cpu-prof') + 1]) : null;
+const PARTIAL = QUICK || !!ONLY || !!VARIANTS || IDLE_ONLY;
+const wanted = (workload) => !ONLY || ONLY.includes(workload);
+const wantedVariant = (variant) => !VARIANTS || VARIANTS.includes(variant.replace(' ', ''));
 const N = QUICK ? { get: 200, mute: 200, send: 100, many: 1000, poll: 100 } : { get: 2000, mute: 2000, send: 1000, many: 10_000, poll: 1000 };
 const LATENCY_MS = 20;
 /** Plus 0 to 10 ms at random per request, as on a real network (what reorders parallel sends). */
@@ -166,7 +175,11 @@ async function runN8n(sandbox, id) {
 	let run;
 	let failedNode = false;
 	try {
-		run = await n8n.executeWorkflow(USER, id, { timeoutMs: 900_000, onSpawn: (child) => (peak = watchPeakRss(child)) });
+		run = await n8n.executeWorkflow(USER, id, {
+			timeoutMs: 900_000,
+			onSpawn: (child) => (peak = watchPeakRss(child)),
+			env: CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF} --cpu-prof-name=${id}-${Date.now()}.cpuprofile` } : {},
+		});
 	} catch (error) {
 		run = error.runData;
 		failedNode = true;
@@ -316,14 +329,18 @@ function report({ normal, limited, trigger, micro, started, versions }) {
 		limited,
 		`Theoretical minimum: the larger of the rate limit's (${N.get} requests ${((N.get - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.send} requests ${((N.send - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.many / 100} pages ${((N.many / 100 - RATE.burst) / RATE.perSecond).toFixed(2)} s) and the latency's for the requests in flight (${LATENCY_MS} ms per round: Send and Get Many go one at a time, so ${N.send} sends take at least ${(N.send * LATENCY_MS / 1000).toFixed(0)} s and ${N.many / 100} pages ${(N.many / 100 * LATENCY_MS / 1000).toFixed(1)} s). "vs A" is the variant's wall time over A's; on A's rows it is A's wall time over that minimum.`,
 	);
-	lines.push(`## Trigger poll (the real \`poll()\` through n8n-core's PollContext, ${LATENCY_MS}–${LATENCY_MS + JITTER_MS} ms latency, 5,000 messages of history)`, '');
-	lines.push('| poll | wall time | requests | messages emitted |', '|---|---|---|---|');
-	lines.push(`| nothing new | ${(trigger.quiet.wallMs / 1000).toFixed(3)} s | ${trigger.quiet.requests} | ${trigger.quiet.emitted} |`);
-	lines.push(`| ${N.poll} new | ${(trigger.busy.wallMs / 1000).toFixed(3)} s | ${trigger.busy.requests} | ${trigger.busy.emitted} |`);
-	lines.push('', `Stored state after these polls: ${trigger.stateBytes} bytes.`, '');
-	lines.push('## Per-item work without the network (micro-benchmark)', '', '| work | µs per item |', '|---|---|');
-	for (const [name, us] of Object.entries(micro)) lines.push(`| ${name} | ${us.toFixed(2)} |`);
-	lines.push('');
+	if (trigger) {
+		lines.push(`## Trigger poll (the real \`poll()\` through n8n-core's PollContext, ${LATENCY_MS}–${LATENCY_MS + JITTER_MS} ms latency, 5,000 messages of history)`, '');
+		lines.push('| poll | wall time | requests | messages emitted |', '|---|---|---|---|');
+		lines.push(`| nothing new | ${(trigger.quiet.wallMs / 1000).toFixed(3)} s | ${trigger.quiet.requests} | ${trigger.quiet.emitted} |`);
+		lines.push(`| ${N.poll} new | ${(trigger.busy.wallMs / 1000).toFixed(3)} s | ${trigger.busy.requests} | ${trigger.busy.emitted} |`);
+		lines.push('', `Stored state after these polls: ${trigger.stateBytes} bytes.`, '');
+	}
+	if (micro) {
+		lines.push('## Per-item work without the network (micro-benchmark)', '', '| work | µs per item |', '|---|---|');
+		for (const [name, us] of Object.entries(micro)) lines.push(`| ${name} | ${us.toFixed(2)} |`);
+		lines.push('');
+	}
 	return lines.join('\n');
 }
 
@@ -399,7 +416,9 @@ async function main() {
 		const sendLabel = { A: 'A (1)' };
 		const rowsOf = async (planned, times, limitedRun) => {
 			const rows = [];
-			for (const [workload, list] of planned) {
+			for (const [workload, all] of planned) {
+				const list = all.filter(wantedVariant);
+				if (!wanted(workload) || list.length === 0) continue;
 				const byVariant = {};
 				for (const variant of list) {
 					const name = (workload === 'send' && sendLabel[variant]) || (workload === 'getMany' && variant === 'A' ? 'A' : label[variant]);
@@ -415,7 +434,7 @@ async function main() {
 					Math.max((Math.max(0, requests - RATE.burst) / RATE.perSecond) * 1000, Math.ceil(requests / inFlight[key]) * LATENCY_MS);
 				for (const row of rows.filter((r) => r.workload.startsWith({ get: 'Get message', mute: 'Mute', send: 'Send', getMany: 'Get Many' }[workload]))) {
 					if (limitedRun && (row.key === 'A' || row.key === 'A32')) row.ratio = row.wallMs / minimumMs(row.key);
-					else if (row.key !== 'A') row.ratio = row.wallMs / a.wallMs;
+					else if (row.key !== 'A' && a) row.ratio = row.wallMs / a.wallMs;
 				}
 			}
 			return rows;
@@ -424,13 +443,13 @@ async function main() {
 		const normal = await rowsOf(plan, REPEATS, false);
 		sandbox.set({ rateLimit: RATE });
 		process.stderr.write(`Rate-limited service, once each:\n`);
-		const limited = await rowsOf(limitedPlan, 1, true);
+		const limited = IDLE_ONLY ? [] : await rowsOf(limitedPlan, 1, true);
 		sandbox.set({ rateLimit: null });
-		const trigger = await triggerBench();
-		const micro = microBench();
+		const trigger = wanted('trigger') ? await triggerBench() : null;
+		const micro = wanted('micro') ? microBench() : null;
 		const versions = { n8n: require(path.join(n8n.ROOT, '.n8n-runtime/node_modules/n8n/package.json')).version, package: require('../package.json').version };
 		const markdown = report({ normal, limited, trigger, micro, started, versions });
-		fs.writeFileSync(path.join(n8n.ROOT, QUICK ? '.bench/BENCHMARKS.quick.md' : 'BENCHMARKS.md'), markdown);
+		fs.writeFileSync(path.join(n8n.ROOT, PARTIAL ? '.bench/BENCHMARKS.partial.md' : 'BENCHMARKS.md'), markdown);
 		console.log(markdown);
 	} finally {
 		await sandbox.stop();

@@ -211,7 +211,7 @@ const credentialCache = new WeakMap<object, Promise<ICredentialDataDecryptedObje
 /**
  * The credential, read once per node run, not once per request: in n8n each read loads and decrypts it
  * from the database (measured: about 15 ms, one at a time). Requests then hand it to
- * httpRequestWithAuthentication, which still applies the credential's own authenticate block.
+ * httpRequestWithAuthentication, which still applies the credential's own `authenticate`.
  */
 async function credentialData(this: RequestContext): Promise<ICredentialDataDecryptedObject> {
 	let cached = credentialCache.get(this);

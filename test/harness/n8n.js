@@ -2,7 +2,7 @@
 /**
  * Runs the package's compiled nodes through n8n-core's real execution code (WorkflowExecute for the
  * Messaging node, PollContext for the trigger), with a credentials helper that applies the credential
- * type's own `authenticate` block, as n8n does. Nothing here mocks a request: they reach the sandbox.
+ * type's own `authenticate` function, as n8n does. Nothing here mocks a request: they reach the sandbox.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -56,10 +56,6 @@ const nodeTypes = {
 };
 
 function credentialsHelper(credentialData) {
-	const resolve = (value, credentials, workflow, node) =>
-		typeof value === 'string' && value.startsWith('=')
-			? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '') ?? '')
-			: value;
 	return {
 		getParentTypes: () => [],
 		getCredentialsProperties: () => credentialType.properties,
@@ -70,17 +66,11 @@ function credentialsHelper(credentialData) {
 		async preAuthentication() {
 			return undefined;
 		},
-		/** The same steps as n8n's CredentialsHelper.authenticate for a generic `authenticate` block. */
-		async authenticate(credentials, typeName, requestOptions, workflow, node) {
+		/** As n8n's CredentialsHelper.authenticate does for a function: called unbound, its result is the request. */
+		async authenticate(credentials, typeName, requestOptions) {
 			if (typeName !== credentialType.name) throw new Error(`unexpected credential type ${typeName}`);
-			requestOptions.headers ??= {};
-			for (const [outer, entries] of Object.entries(credentialType.authenticate.properties)) {
-				requestOptions[outer] ??= {};
-				for (const [key, value] of Object.entries(entries)) {
-					requestOptions[outer][resolve(key, credentials, workflow, node)] = resolve(value, credentials, workflow, node);
-				}
-			}
-			return requestOptions;
+			const { authenticate } = credentialType;
+			return await authenticate(credentials, requestOptions);
 		},
 	};
 }

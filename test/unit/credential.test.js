@@ -1,0 +1,19 @@
+'use strict';
+const { MessagingApi } = require('../../dist/credentials/MessagingApi.credentials');
+
+describe('credential authenticate', () => {
+	// n8n calls it unbound, as CredentialsHelper.authenticate does.
+	const { authenticate } = new MessagingApi();
+
+	test('adds the bearer header and keeps the request and its other headers', async () => {
+		const request = { method: 'PUT', url: 'http://h/v1/conversations/c1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'is_muted=true' };
+		const sent = await authenticate({ baseUrl: 'http://h', accessToken: 'tok-123' }, request);
+		expect(sent).toEqual({ ...request, headers: { 'content-type': 'application/x-www-form-urlencoded', Authorization: 'Bearer tok-123' } });
+		expect(request.headers).toEqual({ 'content-type': 'application/x-www-form-urlencoded' }); // the caller's object is untouched
+	});
+
+	test('a token pasted with surrounding whitespace or a newline is sent trimmed', async () => {
+		const sent = await authenticate({ accessToken: '  tok-123\n' }, { url: 'http://h/v1/messages' });
+		expect(sent.headers).toEqual({ Authorization: 'Bearer tok-123' });
+	});
+});
