@@ -30,6 +30,8 @@ const N = QUICK ? { get: 200, mute: 200, send: 100, many: 1000, poll: 100 } : { 
 const LATENCY_MS = 20;
 /** Plus 0 to 10 ms at random per request, as on a real network (what reorders parallel sends). */
 const JITTER_MS = 10;
+/** What a request waits on average: the floor for requests that go one (or a few) at a time. */
+const MEAN_LATENCY_MS = LATENCY_MS + JITTER_MS / 2;
 const RATE = { perSecond: 100, burst: 10 };
 const TOKEN = 'bench-token';
 const WORK = path.join(n8n.ROOT, '.bench');
@@ -85,6 +87,15 @@ function messagingNode(parameters, parallel) {
 	};
 }
 
+/** F: the least any n8n node can do per item (scripts/bench/floor-node): one expression, one httpRequest. */
+function floorNode(parameters, inFlight) {
+	return {
+		type: 'n8n-nodes-bench-floor.benchFloor',
+		typeVersion: 1,
+		parameters: { method: 'GET', authorization: `Bearer ${TOKEN}`, ...parameters, inFlight },
+	};
+}
+
 /** B authenticates the way a user would store a token: a Header Auth credential. */
 const HEADER_CREDENTIAL = { httpHeaderAuth: { id: 'benchHeaderAuth01', name: 'Messaging token (Header Auth)' } };
 
@@ -116,11 +127,13 @@ function variants(baseUrl, service) {
 		get: {
 			items: messageIds,
 			A: (p) => messagingNode({ resource: 'message', operation: 'get', messageId: byId('={{ $json.ids }}') }, p),
+			F: (p) => floorNode({ url: `=${baseUrl}/v1/messages/{{ $json.ids }}` }, p),
 			B: httpNode(baseUrl, { method: 'GET', url: 'messages/{{ $json.ids }}' }),
 		},
 		mute: {
 			items: service.muteIds,
 			A: (p) => messagingNode({ resource: 'conversation', operation: 'mute', conversationId: byId('={{ $json.ids }}') }, p),
+			F: (p) => floorNode({ method: 'PUT', url: `=${baseUrl}/v1/conversations/{{ $json.ids }}`, body: 'is_muted=true' }, p),
 			B: httpNode(baseUrl, { method: 'PUT', url: 'conversations/{{ $json.ids }}', ...formBody({ is_muted: 'true' }) }),
 		},
 		send: {
@@ -300,6 +313,36 @@ function fmt(ms) {
 	return ms === undefined ? '–' : `${(ms / 1000).toFixed(2)} s`;
 }
 
+/** The issue's targets, each with its measured figure; rows missing from a narrowed run are left out. */
+function targetRows(normal, limited, trigger) {
+	const find = (rows, workload, key) => rows.find((r) => r.workload.startsWith(workload) && r.key === key);
+	const rows = [];
+	const ratio = (label, goal, a, b, limit) => {
+		if (!a || !b) return;
+		const value = a.wallMs / b.wallMs;
+		rows.push([label, `${value.toFixed(2)} (${fmt(a.wallMs)} / ${fmt(b.wallMs)})`, goal === undefined ? '' : value <= limit ? 'met' : 'not met']);
+	};
+	for (const [workload, name] of [['Get message', 'Get'], ['Mute', 'Mute']]) {
+		ratio(`A/C ≤ 1.3, ${name}, 8 in flight`, 1, find(normal, workload, 'A'), find(normal, workload, 'C 8'), 1.3);
+		ratio(`A/C ≤ 1.3, ${name}, 32 in flight`, 1, find(normal, workload, 'A32'), find(normal, workload, 'C 32'), 1.3);
+		ratio(`the floor, F/C, ${name}, 8 in flight (what any node in this n8n reaches)`, undefined, find(normal, workload, 'F8'), find(normal, workload, 'C 8'));
+		ratio(`the floor, F/C, ${name}, 32 in flight`, undefined, find(normal, workload, 'F32'), find(normal, workload, 'C 32'));
+		ratio(`the package's own cost, A/F, ${name}, 8 in flight`, undefined, find(normal, workload, 'A'), find(normal, workload, 'F8'));
+		ratio(`the package's own cost, A/F, ${name}, 32 in flight`, undefined, find(normal, workload, 'A32'), find(normal, workload, 'F32'));
+		ratio(`A (32) ≤ 1.5 × B, ${name}`, 1, find(normal, workload, 'A32'), find(normal, workload, 'B'), 1.5);
+	}
+	ratio('A/C ≤ 1.3, Send, 1 in flight', 1, find(normal, 'Send', 'A'), find(normal, 'Send', 'C 1'), 1.3);
+	ratio('A/C ≤ 1.3, Get Many Return All, 1 in flight', 1, find(normal, 'Get Many', 'A'), find(normal, 'Get Many', 'C 1'), 1.3);
+	const send = find(normal, 'Send', 'A');
+	if (send) rows.push(['Send: all delivered, in item order', `${send.stored} of ${N.send} stored, ${send.outOfOrder} out of order`, send.stored === N.send && send.outOfOrder === 0 ? 'met' : 'not met']);
+	for (const row of limited.filter((r) => r.key === 'A' || r.key === 'A32')) {
+		const ok = row.failed === 0 && !row.duplicates && row.ratio <= 1.25;
+		rows.push([`rate limit, ${row.workload}, ${row.variant}: 0 failed, 0 duplicates, ≤ 1.25 × minimum`, `${row.failed} failed, ${row.duplicates ?? 0} duplicates, ${row.ratio.toFixed(2)} × minimum`, ok ? 'met' : 'not met']);
+	}
+	if (trigger) rows.push(['a poll with nothing new: one request', `${trigger.quiet.requests} request(s)`, trigger.quiet.requests === 1 ? 'met' : 'not met']);
+	return rows;
+}
+
 function report({ normal, limited, trigger, micro, started, versions }) {
 	const lines = [];
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -309,7 +352,15 @@ function report({ normal, limited, trigger, micro, started, versions }) {
 	lines.push('- **A**: the Messaging node in n8n (`n8n execute`), Parallel Requests as shown (8 is the default, Send 1).');
 	lines.push('- **B**: n8n\'s HTTP Request node 4.2 doing the same calls with a Header Auth credential, defaults (plus Continue On Fail so failed items are counted); **B+retry**: Retry On Fail on (n8n\'s defaults: 3 tries, 1 s apart, the whole node again), no Continue On Fail.');
 	lines.push('- **C**: a plain undici script with keep-alive in its own process, at the concurrency shown ("all" = every request at once).');
+	lines.push('- **F**: the floor of any node in n8n (`scripts/bench/floor-node`, benchmark only): per item one parameter expression and one `this.helpers.httpRequest` with a literal header, nothing else (no credential, checks, retries or error handling), at the concurrency shown.');
 	lines.push('- Wall time is the node\'s own execution time as n8n records it (all tries for B+retry); requests are counted by the service; peak memory is the n8n process\'s peak RSS.', '');
+
+	const targets = targetRows(normal, limited, trigger);
+	if (targets.length) {
+		lines.push('## Targets', '', '| target | measured | |', '|---|---|---|');
+		for (const [target, measured, verdict] of targets) lines.push(`| ${target} | ${measured} | ${verdict} |`);
+		lines.push('');
+	}
 
 	const table = (title, rows, minimum) => {
 		lines.push(`## ${title}`, '');
@@ -327,7 +378,7 @@ function report({ normal, limited, trigger, micro, started, versions }) {
 	table(
 		`Rate-limited service (${RATE.perSecond} requests/s token bucket, burst ${RATE.burst}, 429 with Retry-After)`,
 		limited,
-		`Theoretical minimum: the larger of the rate limit's (${N.get} requests ${((N.get - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.send} requests ${((N.send - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.many / 100} pages ${((N.many / 100 - RATE.burst) / RATE.perSecond).toFixed(2)} s) and the latency's for the requests in flight (${LATENCY_MS} ms per round: Send and Get Many go one at a time, so ${N.send} sends take at least ${(N.send * LATENCY_MS / 1000).toFixed(0)} s and ${N.many / 100} pages ${(N.many / 100 * LATENCY_MS / 1000).toFixed(1)} s). "vs A" is the variant's wall time over A's; on A's rows it is A's wall time over that minimum.`,
+		`Theoretical minimum: the larger of the rate limit's (${N.get} requests ${((N.get - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.send} requests ${((N.send - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.many / 100} pages ${((N.many / 100 - RATE.burst) / RATE.perSecond).toFixed(2)} s) and, where that is not what binds (Send and Get Many go one request at a time), the fastest client's time on the idle service at the same concurrency: C's row above (at least ${MEAN_LATENCY_MS} ms of mean latency per request, plus the service's own work). "vs A" is the variant's wall time over A's; on A's rows it is A's wall time over that minimum.`,
 	);
 	if (trigger) {
 		lines.push(`## Trigger poll (the real \`poll()\` through n8n-core's PollContext, ${LATENCY_MS}–${LATENCY_MS + JITTER_MS} ms latency, 5,000 messages of history)`, '');
@@ -352,6 +403,7 @@ async function main() {
 	fs.mkdirSync(USER, { recursive: true });
 	const { tarball } = n8n.packPackage(WORK);
 	n8n.installPackage(USER, tarball);
+	n8n.installFolderPackage(USER, path.join(__dirname, 'bench', 'floor-node'));
 
 	let service;
 	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: (store) => (service = seed(store)), latencyMs: LATENCY_MS, latencyJitterMs: JITTER_MS, recordRequests: false }).start();
@@ -377,7 +429,11 @@ async function main() {
 				workflows.push(workflow(id, target, input, settings));
 			};
 			add('A', spec.A(), CONTINUE);
-			if (name === 'get' || name === 'mute') add('A32', spec.A(32), CONTINUE);
+			if (name === 'get' || name === 'mute') {
+				add('A32', spec.A(32), CONTINUE);
+				add('F8', spec.F(8));
+				add('F32', spec.F(32));
+			}
 			add('B', spec.B, CONTINUE);
 			add('Bretry', spec.B, RETRY);
 		}
@@ -401,8 +457,8 @@ async function main() {
 		};
 
 		const plan = [
-			['get', ['A', 'A32', 'B', 'C 8', 'C 32', 'C all']],
-			['mute', ['A', 'A32', 'B', 'C 8', 'C 32', 'C all']],
+			['get', ['A', 'A32', 'F8', 'F32', 'B', 'C 8', 'C 32', 'C all']],
+			['mute', ['A', 'A32', 'F8', 'F32', 'B', 'C 8', 'C 32', 'C all']],
 			['send', ['A', 'B', 'C 1', 'C all']],
 			['getMany', ['A', 'B', 'C 1']],
 		];
@@ -412,27 +468,34 @@ async function main() {
 			['send', ['A', 'B', 'Bretry', 'C 1']],
 			['getMany', ['A', 'B', 'C 1']],
 		];
-		const label = { A: 'A (8)', A32: 'A (32)', B: 'B', Bretry: 'B+retry', 'C 1': 'C (1)', 'C 8': 'C (8)', 'C 32': 'C (32)', 'C all': 'C (all)' };
+		const label = { A: 'A (8)', A32: 'A (32)', F8: 'F (8)', F32: 'F (32)', B: 'B', Bretry: 'B+retry', 'C 1': 'C (1)', 'C 8': 'C (8)', 'C 32': 'C (32)', 'C all': 'C (all)' };
 		const sendLabel = { A: 'A (1)' };
-		const rowsOf = async (planned, times, limitedRun) => {
+		const rowsOf = async (planned, times, limitedRun, idleRows = []) => {
 			const rows = [];
 			for (const [workload, all] of planned) {
 				const list = all.filter(wantedVariant);
 				if (!wanted(workload) || list.length === 0) continue;
+				const title = { get: `Get message × ${N.get}`, mute: `Mute conversation × ${N.mute}`, send: `Send × ${N.send}`, getMany: `Get Many, Return All, ${N.many}` }[workload];
 				const byVariant = {};
 				for (const variant of list) {
 					const name = (workload === 'send' && sendLabel[variant]) || (workload === 'getMany' && variant === 'A' ? 'A' : label[variant]);
 					const result = await measure(`${limitedRun ? 'limited ' : ''}${workload} ${name}`, times, () => one(workload, variant, limitedRun));
 					byVariant[variant] = result;
-					rows.push({ workload: { get: `Get message × ${N.get}`, mute: `Mute conversation × ${N.mute}`, send: `Send × ${N.send}`, getMany: `Get Many, Return All, ${N.many}` }[workload], variant: name, ...result, key: variant });
+					rows.push({ workload: title, variant: name, ...result, key: variant });
 				}
 				const a = byVariant.A;
 				const requests = { get: N.get, mute: N.mute, send: N.send, getMany: N.many / 100 }[workload];
-				// The floor: the rate limit, or the latency when requests go one (or a few) at a time.
+				// The floor: what the rate limit allows, or, when that is not what binds (requests one or a few at a
+				// time), the fastest client's time on the idle service at the same concurrency (C: latency plus the
+				// service's own work); the mean latency per round when C was not run.
 				const inFlight = { A: workload === 'get' || workload === 'mute' ? 8 : 1, A32: 32 };
+				const idleC = (key) => idleRows.find((r) => r.workload === title && r.key === `C ${inFlight[key]}`)?.wallMs;
 				const minimumMs = (key) =>
-					Math.max((Math.max(0, requests - RATE.burst) / RATE.perSecond) * 1000, Math.ceil(requests / inFlight[key]) * LATENCY_MS);
-				for (const row of rows.filter((r) => r.workload.startsWith({ get: 'Get message', mute: 'Mute', send: 'Send', getMany: 'Get Many' }[workload]))) {
+					Math.max(
+						(Math.max(0, requests - RATE.burst) / RATE.perSecond) * 1000,
+						idleC(key) ?? Math.ceil(requests / inFlight[key]) * MEAN_LATENCY_MS,
+					);
+				for (const row of rows.filter((r) => r.workload === title)) {
 					if (limitedRun && (row.key === 'A' || row.key === 'A32')) row.ratio = row.wallMs / minimumMs(row.key);
 					else if (row.key !== 'A' && a) row.ratio = row.wallMs / a.wallMs;
 				}
@@ -443,7 +506,7 @@ async function main() {
 		const normal = await rowsOf(plan, REPEATS, false);
 		sandbox.set({ rateLimit: RATE });
 		process.stderr.write(`Rate-limited service, once each:\n`);
-		const limited = IDLE_ONLY ? [] : await rowsOf(limitedPlan, 1, true);
+		const limited = IDLE_ONLY ? [] : await rowsOf(limitedPlan, 1, true, normal);
 		sandbox.set({ rateLimit: null });
 		const trigger = wanted('trigger') ? await triggerBench() : null;
 		const micro = wanted('micro') ? microBench() : null;

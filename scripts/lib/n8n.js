@@ -61,11 +61,27 @@ function installPackage(userFolder, tarball) {
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
 	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-	fs.writeFileSync(
-		path.join(userFolder, '.n8n', 'nodes', 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: `file:${tarball}` } }, null, 2),
-	);
+	addInstalledDependency(userFolder, PACKAGE_NAME, `file:${tarball}`);
 	return target;
+}
+
+/** A node package from a folder (the benchmark's floor node), installed beside the package. */
+function installFolderPackage(userFolder, folder) {
+	const { name } = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', name);
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.cpSync(folder, target, { recursive: true });
+	addInstalledDependency(userFolder, name, `file:${folder}`);
+	return target;
+}
+
+function addInstalledDependency(userFolder, name, spec) {
+	const file = path.join(userFolder, '.n8n', 'nodes', 'package.json');
+	const manifest = fs.existsSync(file)
+		? JSON.parse(fs.readFileSync(file, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	manifest.dependencies = { ...manifest.dependencies, [name]: spec };
+	fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
 }
 
 async function freePort() {
@@ -250,6 +266,7 @@ module.exports = {
 	ensureN8n,
 	packPackage,
 	installPackage,
+	installFolderPackage,
 	n8nCli,
 	executeWorkflow,
 	startN8n,
