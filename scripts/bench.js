@@ -378,7 +378,7 @@ function report({ normal, limited, trigger, micro, started, versions }) {
 	table(
 		`Rate-limited service (${RATE.perSecond} requests/s token bucket, burst ${RATE.burst}, 429 with Retry-After)`,
 		limited,
-		`Theoretical minimum: the larger of the rate limit's (${N.get} requests ${((N.get - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.send} requests ${((N.send - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.many / 100} pages ${((N.many / 100 - RATE.burst) / RATE.perSecond).toFixed(2)} s) and, where that is not what binds (Send and Get Many go one request at a time), the fastest client's time on the idle service at the same concurrency: C's row above (at least ${MEAN_LATENCY_MS} ms of mean latency per request, plus the service's own work). "vs A" is the variant's wall time over A's; on A's rows it is A's wall time over that minimum.`,
+		`Theoretical minimum: the larger of the rate limit's (${N.get} requests ${((N.get - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.send} requests ${((N.send - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${N.many / 100} pages ${((N.many / 100 - RATE.burst) / RATE.perSecond).toFixed(2)} s) and, where that is not what binds (Send and Get Many go one request at a time), the fastest client's time on the idle service at the same concurrency: C's row in the idle table (at least ${MEAN_LATENCY_MS} ms of mean latency per request, plus the service's own work). "vs A" is the variant's wall time over A's; on A's rows it is A's wall time over that minimum.`,
 	);
 	if (trigger) {
 		lines.push(`## Trigger poll (the real \`poll()\` through n8n-core's PollContext, ${LATENCY_MS}–${LATENCY_MS + JITTER_MS} ms latency, 5,000 messages of history)`, '');
