@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * `npm run bench`: the Messaging node (A) against n8n's HTTP Request node (B) in the same real n8n, and a
- * plain undici script (C), on the sandbox service with 20 ms of latency per request, then again under a
- * rate limit. Writes BENCHMARKS.md. Options: --repeats N (default 3), --quick (fewer items, for a smoke run),
- * --only get,mute,send,getMany,trigger,micro (some workloads), --variants A,A32,B,Bretry,C1,C8,C32,Call (some
- * variants), --idle-only (no rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR).
+ * `npm run bench`: the Messaging node (A) against n8n's HTTP Request node (B) and the floor of any node (F,
+ * scripts/bench/floor-node) in the same real n8n, and a plain undici script (C), on the sandbox service with
+ * 20-30 ms of latency per request, then again under a rate limit. Writes BENCHMARKS.md. Options:
+ * --repeats N (default 3), --quick (fewer items, for a smoke run), --only get,mute,send,getMany,trigger,micro
+ * (some workloads), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
+ * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR).
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  */
 const { execFileSync, spawn } = require('node:child_process');
