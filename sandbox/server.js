@@ -50,7 +50,13 @@ function createSandbox(options = {}) {
 	const server = http.createServer((req, res) => {
 		stats.inFlight += 1;
 		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
-		res.on('close', () => (stats.inFlight -= 1));
+		let answered = false;
+		const done = () => {
+			if (!answered) stats.inFlight -= 1;
+			answered = true;
+		};
+		res.on('finish', done); // the answer is written
+		res.on('close', done); // or the connection was dropped without one
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
