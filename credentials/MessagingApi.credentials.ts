@@ -66,8 +66,8 @@ export class MessagingApi implements ICredentialType {
 	/**
 	 * Adds `Authorization: Bearer <token>` to every request n8n sends with this credential. A function
 	 * rather than the generic `'=Bearer {{$credentials.accessToken}}'` block: n8n resolves that expression
-	 * in its expression sandbox on every request, about 0.6 ms of CPU each, a third of the node's own
-	 * per-item cost on a large batch (see BENCHMARKS.md). The header on the wire is the same.
+	 * in its expression sandbox on every request, about 0.6 ms of CPU each: 2,000 Gets at 32 in parallel
+	 * took 6.4 s with it and 4.6 s without (BENCHMARKS.md). The header on the wire is the same.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
