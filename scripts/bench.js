@@ -318,22 +318,23 @@ function fmt(ms) {
 function targetRows(normal, limited, trigger) {
 	const find = (rows, workload, key) => rows.find((r) => r.workload.startsWith(workload) && r.key === key);
 	const rows = [];
-	const ratio = (label, goal, a, b, limit) => {
+	// `limit`: the target's bound; without one the row is a reference figure, with no verdict.
+	const ratio = (label, a, b, limit) => {
 		if (!a || !b) return;
 		const value = a.wallMs / b.wallMs;
-		rows.push([label, `${value.toFixed(2)} (${fmt(a.wallMs)} / ${fmt(b.wallMs)})`, goal === undefined ? '' : value <= limit ? 'met' : 'not met']);
+		rows.push([label, `${value.toFixed(2)} (${fmt(a.wallMs)} / ${fmt(b.wallMs)})`, limit === undefined ? '' : value <= limit ? 'met' : 'not met']);
 	};
 	for (const [workload, name] of [['Get message', 'Get'], ['Mute', 'Mute']]) {
-		ratio(`A/C ≤ 1.3, ${name}, 8 in flight`, 1, find(normal, workload, 'A'), find(normal, workload, 'C 8'), 1.3);
-		ratio(`A/C ≤ 1.3, ${name}, 32 in flight`, 1, find(normal, workload, 'A32'), find(normal, workload, 'C 32'), 1.3);
-		ratio(`the floor, F/C, ${name}, 8 in flight (what any node in this n8n reaches)`, undefined, find(normal, workload, 'F8'), find(normal, workload, 'C 8'));
-		ratio(`the floor, F/C, ${name}, 32 in flight`, undefined, find(normal, workload, 'F32'), find(normal, workload, 'C 32'));
-		ratio(`the package's own cost, A/F, ${name}, 8 in flight`, undefined, find(normal, workload, 'A'), find(normal, workload, 'F8'));
-		ratio(`the package's own cost, A/F, ${name}, 32 in flight`, undefined, find(normal, workload, 'A32'), find(normal, workload, 'F32'));
-		ratio(`A (32) ≤ 1.5 × B, ${name}`, 1, find(normal, workload, 'A32'), find(normal, workload, 'B'), 1.5);
+		ratio(`A/C ≤ 1.3, ${name}, 8 in flight`, find(normal, workload, 'A'), find(normal, workload, 'C 8'), 1.3);
+		ratio(`A/C ≤ 1.3, ${name}, 32 in flight`, find(normal, workload, 'A32'), find(normal, workload, 'C 32'), 1.3);
+		ratio(`the floor, F/C, ${name}, 8 in flight (what any node in this n8n reaches)`, find(normal, workload, 'F8'), find(normal, workload, 'C 8'));
+		ratio(`the floor, F/C, ${name}, 32 in flight`, find(normal, workload, 'F32'), find(normal, workload, 'C 32'));
+		ratio(`the package's own cost, A/F, ${name}, 8 in flight`, find(normal, workload, 'A'), find(normal, workload, 'F8'));
+		ratio(`the package's own cost, A/F, ${name}, 32 in flight`, find(normal, workload, 'A32'), find(normal, workload, 'F32'));
+		ratio(`A (32) ≤ 1.5 × B, ${name}`, find(normal, workload, 'A32'), find(normal, workload, 'B'), 1.5);
 	}
-	ratio('A/C ≤ 1.3, Send, 1 in flight', 1, find(normal, 'Send', 'A'), find(normal, 'Send', 'C 1'), 1.3);
-	ratio('A/C ≤ 1.3, Get Many Return All, 1 in flight', 1, find(normal, 'Get Many', 'A'), find(normal, 'Get Many', 'C 1'), 1.3);
+	ratio('A/C ≤ 1.3, Send, 1 in flight', find(normal, 'Send', 'A'), find(normal, 'Send', 'C 1'), 1.3);
+	ratio('A/C ≤ 1.3, Get Many Return All, 1 in flight', find(normal, 'Get Many', 'A'), find(normal, 'Get Many', 'C 1'), 1.3);
 	const send = find(normal, 'Send', 'A');
 	if (send) rows.push(['Send: all delivered, in item order', `${send.stored} of ${N.send} stored, ${send.outOfOrder} out of order`, send.stored === N.send && send.outOfOrder === 0 ? 'met' : 'not met']);
 	for (const row of limited.filter((r) => r.key === 'A' || r.key === 'A32')) {

@@ -331,14 +331,9 @@ export async function messagingApiRequest(
 			retryAfterMs(failure.response?.headers) ??
 			(failure.kind === 'dropped' && failures === 1 ? 0 : backoffMs(isRateLimit ? rateLimited : failures, DEFAULT_RETRY));
 		const exhausted = isRateLimit ? rateLimited >= DEFAULT_RETRY.maxRateLimited : failures >= DEFAULT_RETRY.maxAttempts;
-		if (!isRetryable(request.method, failure.kind, failure.status) || exhausted || waited + delay > DEFAULT_RETRY.maxTotalWaitMs) {
-			throw requestError(this, failure, {
-				where,
-				baseUrl,
-				itemIndex,
-				attempts,
-				retryable: isRetryable(request.method, failure.kind, failure.status),
-			});
+		const retryable = isRetryable(request.method, failure.kind, failure.status);
+		if (!retryable || exhausted || waited + delay > DEFAULT_RETRY.maxTotalWaitMs) {
+			throw requestError(this, failure, { where, baseUrl, itemIndex, attempts, retryable });
 		}
 		waited += delay;
 		this.logger?.debug(`Messaging: ${where} failed (${failure.status ?? failure.code}), retrying in ${delay} ms`);
