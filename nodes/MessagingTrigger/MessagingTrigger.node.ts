@@ -7,10 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isoTimestampsOption } from '../Messaging/descriptions/common';
-import { conversationLocator } from '../Messaging/descriptions/locators';
-import { locatorValue } from '../Messaging/helpers/parameters';
-import { searchConversations } from '../Messaging/methods/listSearch';
+import { conversationLocator, isoTimestampsOption } from '../shared/descriptions';
+import { searchConversations } from '../shared/listSearch';
+import { listPage as listServicePage } from '../shared/paginate';
 import { fromMilliseconds, unitOfTimestamp, withIsoTimestamps, type TimestampUnit } from '../shared/timestamps';
 import { getMessagingCredentials, messagingApiRequest } from '../shared/transport';
 import {
@@ -96,7 +95,9 @@ export class MessagingTrigger implements INodeType {
 	methods = { listSearch: { searchConversations } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const conversationId = locatorValue(this.getNodeParameter('conversationId', ''));
+		const conversationId = String(
+			this.getNodeParameter('conversationId', '', { extractValue: true }) ?? '',
+		).trim();
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const credentials = await getMessagingCredentials.call(this);
 		const query = { conversation_id: conversationId === '' ? undefined : conversationId };
@@ -188,18 +189,9 @@ async function listPage(
 	limit: number,
 	cursor?: string,
 ): Promise<{ messages: TriggerMessage[]; hasMore: boolean }> {
-	const page = await messagingApiRequest.call(this, {
-		method: 'GET',
-		path: ['messages'],
-		query: { ...query, limit, starting_after: cursor },
-	});
-	if (!Array.isArray(page.data)) {
-		throw new NodeOperationError(this.getNode(), 'The Messaging service listed messages without a "data" array', {
-			description: `Received: ${JSON.stringify(page).slice(0, 200)}`,
-		});
-	}
+	const page = await listServicePage.call(this, 'messages', query, { cursor, limit });
 	const messages = (page.data as unknown[]).filter(isTriggerMessage);
-	return { messages, hasMore: page.has_more === true };
+	return { messages, hasMore: page.hasMore };
 }
 
 /**

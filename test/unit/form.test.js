@@ -1,5 +1,5 @@
 'use strict';
-const { encodeForm, encodeFormComponent } = require('../../dist/nodes/shared/form');
+const { encodeForm, encodeFormComponent } = require('../../dist/nodes/shared/transport/form');
 
 describe('encodeForm: the exact bytes of a form body', () => {
 	test('reactions as reactions[<name>][]=<reactor>, in order', () => {

@@ -1,7 +1,7 @@
 'use strict';
-const { reactionsFromInput, reactionsFromService, withReaction, withoutReaction } = require('../../dist/nodes/shared/reactions');
-const { collectPages } = require('../../dist/nodes/shared/pagination');
-const { forEachWithConcurrency } = require('../../dist/nodes/shared/concurrency');
+const { reactionsFromInput, reactionsFromService, withReaction, withoutReaction } = require('../../dist/nodes/Messaging/helpers/reactions');
+const { collectRecords, nextCursor } = require('../../dist/nodes/shared/paginate');
+const { forEachWithConcurrency } = require('../../dist/nodes/Messaging/helpers/concurrency');
 
 describe('reactions', () => {
 	test('the service form (array of objects) merges into one map', () => {
@@ -37,36 +37,50 @@ function fakeService(total, { ignoreCursor = false, pageMax = 100 } = {}) {
 		calls.push({ cursor, limit });
 		const start = cursor && !ignoreCursor ? records.findIndex((r) => r.id === cursor) + 1 : 0;
 		const size = Math.min(limit, pageMax);
-		return { has_more: start + size < total, data: records.slice(start, start + size) };
+		return { hasMore: start + size < total, data: records.slice(start, start + size) };
 	};
 	return { fetchPage, calls };
 }
 
-describe('collectPages', () => {
+describe('collectRecords', () => {
 	test('Return All walks the cursor to the end, no duplicates', async () => {
 		const service = fakeService(1234);
-		const result = await collectPages(service.fetchPage, { max: Infinity, pageSize: 100 });
+		const result = await collectRecords(service.fetchPage, Infinity);
 		expect(result.records).toHaveLength(1234);
 		expect(new Set(result.records.map((r) => r.id)).size).toBe(1234);
-		expect(result).toMatchObject({ hasMore: false, incomplete: false, pages: 13 });
+		expect(result).toMatchObject({ hasMore: false, stalled: false, capped: false, pages: 13 });
 		expect(service.calls[1]).toEqual({ cursor: 'r00099', limit: 100 });
 	});
 	test('a limit asks for no more than needed and reports that more exist', async () => {
 		const service = fakeService(30);
-		const result = await collectPages(service.fetchPage, { max: 25, pageSize: 10 });
+		const result = await collectRecords(service.fetchPage, 25);
 		expect(result.records).toHaveLength(25);
 		expect(result.hasMore).toBe(true);
-		expect(service.calls.map((c) => c.limit)).toEqual([10, 10, 5]);
+		expect(service.calls.map((c) => c.limit)).toEqual([25]);
 	});
 	test('a service that ignores the cursor: stops after one repeated page, flagged incomplete', async () => {
 		const service = fakeService(500, { ignoreCursor: true });
-		const result = await collectPages(service.fetchPage, { max: Infinity, pageSize: 100 });
+		const result = await collectRecords(service.fetchPage, Infinity);
 		expect(result.records).toHaveLength(100);
-		expect(result).toMatchObject({ incomplete: true, pages: 2 });
+		expect(result).toMatchObject({ stalled: true, pages: 2 });
+	});
+	test('a service that says has_more for ever: Return All stops at the ceiling, flagged capped', async () => {
+		let n = 0;
+		const endless = async () => ({ hasMore: true, data: [{ id: `e${n++}` }] });
+		const result = await collectRecords(endless, Infinity, 50);
+		expect(result).toMatchObject({ capped: true, hasMore: true, stalled: false, pages: 50 });
+		expect(result.records).toHaveLength(50);
+	});
+	test('nextCursor: the last id, or stalled when the page did not advance', () => {
+		expect(nextCursor([{ id: 'a' }, { id: 'b' }], true, undefined)).toEqual({ next: 'b', stalled: false });
+		expect(nextCursor([{ id: 'a' }, { id: 'b' }], false, undefined)).toEqual({ stalled: false });
+		expect(nextCursor([{ id: 'b' }], true, 'b')).toEqual({ stalled: true });
+		expect(nextCursor([], true, 'b')).toEqual({ stalled: true });
+		expect(nextCursor([{ id: 'c' }], true, 'b', 0)).toEqual({ stalled: true });
 	});
 	test('a page size cap of the service is followed', async () => {
 		const service = fakeService(95, { pageMax: 10 });
-		const result = await collectPages(service.fetchPage, { max: Infinity, pageSize: 100 });
+		const result = await collectRecords(service.fetchPage, Infinity);
 		expect(result.records).toHaveLength(95);
 		expect(result.pages).toBe(10);
 	});

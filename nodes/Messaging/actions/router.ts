@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { forEachWithConcurrency } from '../../shared/concurrency';
+import { forEachWithConcurrency } from '../helpers/concurrency';
 import { detectTimestampUnit, withIsoTimestamps, type TimestampUnit } from '../../shared/timestamps';
 import { getMessagingCredentials, messagingApiRequest, Throttle } from '../../shared/transport';
 import { DEFAULT_PARALLEL_REQUESTS } from '../descriptions/common';
 import * as conversation from './conversation';
 import * as message from './message';
-import type { MessagingOperation, RunContext } from './types';
+import type { MessagingOperation, RunContext } from '../types';
 
 const resources: Record<string, Record<string, MessagingOperation>> = {
 	conversation: conversation.operations,

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { isoTimestampsOption } from '../../shared/descriptions';
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -25,15 +27,6 @@ export function attachmentsField(description: string): INodeProperties {
 }
 
 export const DEFAULT_PARALLEL_REQUESTS = 8;
-
-export const isoTimestampsOption: INodeProperties = {
-	displayName: 'Add ISO Timestamps',
-	name: 'isoTimestamps',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to add an ISO 8601 copy (UTC) beside every timestamp, named like created_at_iso. The integers stay as the service sent them.',
-};
 
 function parallelRequestsOption(defaultValue: number, note: string): INodeProperties {
 	return {

@@ -1,4 +1,4 @@
-import { serviceNow, stateOperation } from './changeState';
+import { serviceNow, stateOperation } from './setConversationFields';
 
 /** Sets archived_at to now (in the service's timestamp unit); the conversation stays restorable. */
 export const { description, execute } = stateOperation('archive', async function (itemIndex, run) {

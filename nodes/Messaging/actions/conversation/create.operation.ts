@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { inputError } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
 	{

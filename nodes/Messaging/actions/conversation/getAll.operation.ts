@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { getMany } from '../../helpers/getMany';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 function onlyFilter(name: string, state: string): INodeProperties {
 	return {

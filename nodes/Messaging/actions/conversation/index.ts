@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { MessagingOperation } from '../types';
+import type { MessagingOperation } from '../../types';
 import * as archive from './archive.operation';
 import * as create from './create.operation';
 import * as deleteConversation from './delete.operation';

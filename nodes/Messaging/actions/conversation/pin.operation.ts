@@ -1,3 +1,3 @@
-import { stateOperation } from './changeState';
+import { stateOperation } from './setConversationFields';
 
 export const { description, execute } = stateOperation('pin', async () => ({ is_pinned: true }));

@@ -1,4 +1,4 @@
-import { stateOperation } from './changeState';
+import { stateOperation } from './setConversationFields';
 
 /** Clears archived_at (sent as an empty value). */
 export const { description, execute } = stateOperation('unarchive', async () => ({ archived_at: null }));

@@ -1,3 +1,3 @@
-import { stateOperation } from './changeState';
+import { stateOperation } from './setConversationFields';
 
 export const { description, execute } = stateOperation('unpin', async () => ({ is_pinned: false }));

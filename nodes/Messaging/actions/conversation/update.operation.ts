@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FormValue } from '../../../shared/form';
+import type { FormValue } from '../../../shared/transport/form';
 import { dateInputToTimestamp } from '../../../shared/timestamps';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError, locatorValue } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
-import { updateConversation } from './changeState';
+import type { OperationResult, RunContext } from '../../types';
+import { updateConversation } from './setConversationFields';
 
 const properties: INodeProperties[] = [
 	conversationLocator,

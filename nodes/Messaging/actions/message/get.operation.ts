@@ -5,7 +5,7 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { messageLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [messageLocator, optionsCollection(true)];
 

@@ -5,7 +5,7 @@ import { optionsCollection, returnAllAndLimit } from '../../descriptions/common'
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
 import { locatorValue } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,

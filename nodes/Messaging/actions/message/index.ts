@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { MessagingOperation } from '../types';
+import type { MessagingOperation } from '../../types';
 import * as addReaction from './addReaction.operation';
 import * as deleteMessage from './delete.operation';
 import * as get from './get.operation';

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withoutReaction } from '../../../shared/reactions';
-import type { OperationResult, RunContext } from '../types';
-import { changeReaction, reactionProperties } from './reaction';
+import { withoutReaction } from '../../helpers/reactions';
+import type { OperationResult, RunContext } from '../../types';
+import { changeReaction, reactionProperties } from './changeReaction';
 
-export { parallelRequests } from './reaction';
+export { parallelRequests } from './changeReaction';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['removeReaction'] } },

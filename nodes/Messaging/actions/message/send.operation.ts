@@ -5,7 +5,7 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 /** One at a time: messages reach the conversation in item order. */
 export const parallelRequests = 1;

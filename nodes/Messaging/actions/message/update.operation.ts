@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { reactionsFromInput } from '../../../shared/reactions';
+import { reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { messageLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
 	messageLocator,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { reactionsFromService, type ReactionMap } from '../../../shared/reactions';
+import { reactionsFromService, type ReactionMap } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { messageLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 /** One at a time: two items reacting to one message never overwrite each other's change. */
 export const parallelRequests = 1;

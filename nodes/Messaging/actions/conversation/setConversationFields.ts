@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FormValue } from '../../../shared/form';
+import type { FormValue } from '../../../shared/transport/form';
 import { fromMilliseconds } from '../../../shared/timestamps';
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
-import type { MessagingOperation, OperationResult, RunContext } from '../types';
+import type { MessagingOperation, OperationResult, RunContext } from '../../types';
 
 /** PUT /v1/conversations/{id} with the given fields; the response is the whole updated conversation. */
 export async function updateConversation(

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Throttle } from '../../shared/transport';
-import type { TimestampUnit } from '../../shared/timestamps';
+import type { Throttle } from '../shared/transport';
+import type { TimestampUnit } from '../shared/timestamps';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */
 export interface RunContext {

@@ -17,7 +17,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { encodeForm, type FormValue } from './form';
-import type { TimestampUnitSetting } from './timestamps';
+import type { TimestampUnitSetting } from '../timestamps';
 
 export const CREDENTIAL_TYPE = 'messagingApi';
 
@@ -35,6 +35,8 @@ export interface RequestOptions {
 	itemIndex?: number;
 	/** Shared by the requests of one run, so a rate limit slows all of them down together. */
 	throttle?: Throttle;
+	/** What a successful answer must be; anything else is an error naming what came back. */
+	expect?: 'list' | 'record' | 'any';
 }
 
 export interface RetryPolicy {
@@ -314,7 +316,15 @@ export async function messagingApiRequest(
 		if (response) {
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				throttle.onSuccess();
-				return parseSuccess(this, response, where, itemIndex);
+				const answer = parseSuccess(this, response, where, itemIndex);
+				if (options.expect === 'list' && !Array.isArray(answer.data)) {
+					throw new NodeApiError(this.getNode(), { message: 'not a list' } as JsonObject, {
+						message: 'The Messaging service answered a list request without a "data" array',
+						description: `${where} returned: ${JSON.stringify(answer).slice(0, 200)}`,
+						itemIndex,
+					});
+				}
+				return answer;
 			}
 			if (response.statusCode === 404 && request.method === 'DELETE' && droppedBefore) {
 				return {}; // an earlier attempt, cut off before its answer, did delete it
