@@ -78,7 +78,7 @@ describe('Messaging Trigger', () => {
 		['429 that does not stop', () => sandbox.set({ faults: { rate429: 1, retryAfterSeconds: 0 } }), /^The Messaging service is rate limiting requests \(gave up after \d+ attempts\)$/],
 		['dropped connections', () => sandbox.failNext(...Array(6).fill({ drop: 'before' })), 'The connection to the Messaging service was lost'],
 		['a body that is not JSON', () => sandbox.failNext({ status: 200, html: 'oops' }), 'The Messaging service answered with something that is not JSON'],
-		['a body without data', () => sandbox.failNext({ status: 200, html: '{"has_more":false}' }), 'The Messaging service listed messages without a "data" array'],
+		['a body without data', () => sandbox.failNext({ status: 200, html: '{"has_more":false}' }), 'without a "data" array'],
 	])('a poll that fails (%s) throws a readable error and leaves the state exactly as it was', async (_name, breakIt, message) => {
 		send('before');
 		const trigger = createTrigger({ credentials });
