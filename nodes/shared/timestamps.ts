@@ -70,18 +70,86 @@ export function withIsoTimestamps<T extends object>(record: T, setting: Timestam
 	return result as T;
 }
 
+const ISO_DATE =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/** Milliseconds the timezone `timeZone` is ahead of UTC at the instant `epochMs`. */
+export function timezoneOffsetMs(epochMs: number, timeZone: string): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(new Date(epochMs));
+	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+	const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+	return asUtc - Math.floor(epochMs / 1000) * 1000;
+}
+
+/** Epoch milliseconds of a wall-clock time in `timeZone` (daylight saving included). */
+export function zonedTimeToEpochMs(wallClockAsUtcMs: number, timeZone: string): number {
+	const first = wallClockAsUtcMs - timezoneOffsetMs(wallClockAsUtcMs, timeZone);
+	return wallClockAsUtcMs - timezoneOffsetMs(first, timeZone);
+}
+
 /**
- * A date a user typed (ISO 8601 text, a Date-like string, or an integer already in the service's unit)
- * as an integer timestamp in `unit`. Returns undefined for text that is not a date.
+ * A date a user gave, as an integer timestamp in `unit`, parsed strictly: ISO 8601 text (without an
+ * offset it is read in `timeZone`), an integer already in the service's unit (number or digits), a
+ * JavaScript Date or n8n's DateTime (e.g. {{ $now }}). Anything else, and impossible dates such as
+ * 2025-02-30, are a problem, never a guess.
  */
-export function dateInputToTimestamp(input: unknown, unit: TimestampUnit): number | undefined {
-	if (input instanceof Date) return Number.isNaN(input.getTime()) ? undefined : fromMilliseconds(input.getTime(), unit);
-	const toMillis = (input as { toMillis?: unknown } | null)?.toMillis; // a Luxon DateTime, e.g. {{ $now }}
-	if (typeof toMillis === 'function') return fromMilliseconds(Number(toMillis.call(input)), unit);
-	if (typeof input === 'number') return Number.isInteger(input) ? input : undefined;
-	if (typeof input !== 'string' || input.trim() === '') return undefined;
+export function parseDateInput(
+	input: unknown,
+	unit: TimestampUnit,
+	timeZone = 'UTC',
+): { timestamp: number } | { problem: string } {
+	const notADate = { problem: `is not a date: ${String(input)} (use ISO 8601, e.g. 2025-03-05T14:30:00Z)` };
+	if (input instanceof Date) {
+		return Number.isNaN(input.getTime()) ? notADate : { timestamp: fromMilliseconds(input.getTime(), unit) };
+	}
+	const toMillis = (input as { toMillis?: unknown } | null)?.toMillis; // n8n's (Luxon) DateTime
+	if (typeof toMillis === 'function') {
+		const milliseconds = Number(toMillis.call(input));
+		return Number.isFinite(milliseconds) ? { timestamp: fromMilliseconds(milliseconds, unit) } : notADate;
+	}
+	if (typeof input === 'number') return Number.isInteger(input) ? { timestamp: input } : notADate;
+	if (typeof input !== 'string') return notADate;
 	const text = input.trim();
-	if (/^\d+$/.test(text)) return Number(text);
-	const milliseconds = Date.parse(text);
-	return Number.isNaN(milliseconds) ? undefined : fromMilliseconds(milliseconds, unit);
+	if (/^\d+$/.test(text)) return { timestamp: Number(text) };
+	const match = ISO_DATE.exec(text);
+	if (!match) return notADate;
+	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', offset] = match;
+	const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number);
+	const milliseconds = Number(fraction.padEnd(3, '0').slice(0, 3) || 0);
+	const wallClock = Date.UTC(y, mo - 1, d, h, mi, s, milliseconds);
+	const check = new Date(wallClock);
+	if (
+		check.getUTCFullYear() !== y ||
+		check.getUTCMonth() !== mo - 1 ||
+		check.getUTCDate() !== d ||
+		h > 23 ||
+		mi > 59 ||
+		s > 59
+	) {
+		return { problem: `is not a valid date: ${text}` };
+	}
+	let epochMs: number;
+	if (offset === undefined) {
+		try {
+			epochMs = zonedTimeToEpochMs(wallClock, timeZone);
+		} catch {
+			return { problem: `cannot be read in the workflow's timezone "${timeZone}"` };
+		}
+	} else if (/^z$/i.test(offset)) epochMs = wallClock;
+	else {
+		const sign = offset.startsWith('-') ? -1 : 1;
+		const digits = offset.slice(1).replace(':', '');
+		const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0);
+		epochMs = wallClock - sign * minutes * 60_000;
+	}
+	return { timestamp: fromMilliseconds(epochMs, unit) };
 }

@@ -30,7 +30,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 		['reactions of the wrong shape', { resource: 'message', operation: 'update', messageId: byId('msg_00000001'), updateFields: { reactionsJson: '{"like": [1]}' } }, 'Reactions (JSON) "like" must be a list of reactor names (strings) [item 0]'],
 		['limit below 1', { resource: 'message', operation: 'getAll', returnAll: false, limit: 0 }, 'Limit must be a whole number of at least 1 [item 0]'],
 		['nothing to update', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: {} }, 'Update Fields is empty: add at least one field to change [item 0]'],
-		['not a date', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: { archivedAt: 'next tuesday' } }, 'Archived At is not a date: next tuesday [item 0]'],
+		['not a date', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: { archivedAt: 'next tuesday' } }, 'Archived At is not a date: next tuesday (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]'],
 	])('%s', async (_name, parameters, message) => {
 		const { error, items } = await run(parameters);
 		expect(error?.message).toBe(message);

@@ -1,7 +1,7 @@
 'use strict';
 const { runMessagingNode } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
-const { Throttle } = require('../../dist/nodes/shared/transport');
+const { Throttle } = require('../../dist/nodes/shared/transport/throttle');
 
 let sandbox;
 let credentials;

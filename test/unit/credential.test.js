@@ -13,7 +13,14 @@ describe('credential authenticate', () => {
 	});
 
 	test('a token pasted with surrounding whitespace or a newline is sent trimmed', async () => {
-		const sent = await authenticate({ accessToken: '  tok-123\n' }, { url: 'http://h/v1/messages' });
+		const sent = await authenticate({ baseUrl: 'http://h', accessToken: '  tok-123\n' }, { url: 'http://h/v1/messages' });
 		expect(sent.headers).toEqual({ Authorization: 'Bearer tok-123' });
+	});
+	test('a Base URL with a user name and password, a query or a fragment is refused, without echoing it', async () => {
+		for (const baseUrl of ['https://bob:hunter22@h.example', 'https://h.example/api?key=1', 'https://h.example/#x']) {
+			const refused = authenticate({ baseUrl, accessToken: 'tok' }, { url: `${baseUrl}/v1/conversations` });
+			await expect(refused).rejects.toThrow(/The Base URL must not contain/);
+			await refused.catch((error) => expect(error.message).not.toContain('hunter22'));
+		}
 	});
 });

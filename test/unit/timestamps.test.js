@@ -31,12 +31,25 @@ describe('timestamp units', () => {
 	});
 
 	test('dates typed by a user become integers in the service unit', () => {
-		expect(t.dateInputToTimestamp('2023-11-14T22:13:20Z', 'seconds')).toBe(1_700_000_000);
-		expect(t.dateInputToTimestamp('2023-11-14T22:13:20.123Z', 'milliseconds')).toBe(1_700_000_000_123);
-		expect(t.dateInputToTimestamp('1700000000', 'seconds')).toBe(1_700_000_000);
-		expect(t.dateInputToTimestamp(new Date(1_700_000_000_000), 'seconds')).toBe(1_700_000_000);
-		expect(t.dateInputToTimestamp({ toMillis: () => 1_700_000_000_000 }, 'seconds')).toBe(1_700_000_000);
-		expect(t.dateInputToTimestamp('not a date', 'seconds')).toBeUndefined();
-		expect(t.dateInputToTimestamp(1.5, 'seconds')).toBeUndefined();
+		const ok = (input, unit, tz) => t.parseDateInput(input, unit, tz).timestamp;
+		const problem = (input, tz) => t.parseDateInput(input, 'seconds', tz).problem;
+		expect(ok('2023-11-14T22:13:20Z', 'seconds')).toBe(1_700_000_000);
+		expect(ok('2023-11-14T22:13:20.123Z', 'milliseconds')).toBe(1_700_000_000_123);
+		expect(ok('2023-11-14T23:13:20+01:00', 'seconds')).toBe(1_700_000_000);
+		expect(ok('1700000000', 'seconds')).toBe(1_700_000_000);
+		expect(ok(1_700_000_000, 'seconds')).toBe(1_700_000_000);
+		expect(ok(new Date(1_700_000_000_000), 'seconds')).toBe(1_700_000_000);
+		expect(ok({ toMillis: () => 1_700_000_000_000 }, 'seconds')).toBe(1_700_000_000);
+		// Without an offset: the workflow's timezone, daylight saving included.
+		expect(ok('2023-11-14T23:13:20', 'seconds', 'Europe/Berlin')).toBe(1_700_000_000);
+		expect(ok('2023-07-01T02:00:00', 'seconds', 'Europe/Berlin')).toBe(Date.UTC(2023, 6, 1, 0) / 1000);
+		expect(ok('2023-11-14', 'seconds', 'UTC')).toBe(Date.UTC(2023, 10, 14) / 1000);
+		// Strict: no guessing.
+		for (const bad of ['not a date', 'foo 1', 'March 5', '2025-02-30', '2025-13-01', '2025-01-01T24:00:00Z']) {
+			expect(problem(bad)).toMatch(/is not (a|a valid) date/);
+		}
+		expect(problem(1.5)).toMatch(/is not a date/);
+		expect(problem({ a: 1 })).toMatch(/is not a date/);
+		expect(problem('2023-11-14T10:00:00', 'Not/AZone')).toMatch(/timezone/);
 	});
 });

@@ -1,14 +1,11 @@
 'use strict';
-const {
-	normalizeBaseUrl,
-	buildUrl,
-	encodePathSegment,
-	retryAfterMs,
-	serviceErrorText,
-	isRetryable,
-	backoffMs,
-	DEFAULT_RETRY,
-} = require('../../dist/nodes/shared/transport');
+const { normalizeBaseUrl, buildUrl, encodePathSegment, baseUrlProblem, describeLocation } = require('../../dist/nodes/shared/transport/url');
+const { isRetryable: retryable, backoffMs, decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
+const { retryAfterMs } = require('../../dist/nodes/shared/transport/throttle');
+const { serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
+const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
+
+const isRetryable = (method, kind, status) => retryable(method, { kind, status });
 
 describe('URLs', () => {
 	test.each([
@@ -67,6 +64,14 @@ describe('which failures are retried', () => {
 			expect(isRetryable(method, 'status', 404)).toBe(false);
 		}
 	});
+	test('a timed-out request is retried like a dropped connection: never a POST', () => {
+		expect(isRetryable('GET', 'timeout')).toBe(true);
+		expect(isRetryable('PUT', 'timeout')).toBe(true);
+		expect(isRetryable('POST', 'timeout')).toBe(false);
+	});
+	test('redirects are never retried', () => {
+		for (const status of [301, 302, 303, 307, 308]) expect(isRetryable('GET', 'status', status)).toBe(false);
+	});
 	test('an unreachable service, or a failure inside n8n before the network, is reported at once', () => {
 		expect(isRetryable('GET', 'unreachable')).toBe(false);
 		expect(isRetryable('GET', 'other')).toBe(false);
@@ -91,5 +96,62 @@ describe('the service’s own error text', () => {
 		[undefined, undefined],
 	])('%j gives %j', (body, expected) => {
 		expect(serviceErrorText(body)).toBe(expected);
+	});
+});
+
+describe('decideRetry', () => {
+	const fresh = { failures: 0, rateLimited: 0, waitedMs: 0 };
+	const fixed = () => 0.5;
+	test('the first dropped connection is retried at once, the next after backoff', () => {
+		expect(decideRetry('GET', { kind: 'dropped' }, fresh, DEFAULT_RETRY, fixed)).toEqual({ retry: true, delayMs: 0, rateLimited: false });
+		expect(decideRetry('GET', { kind: 'dropped' }, { ...fresh, failures: 1 }, DEFAULT_RETRY, fixed)).toEqual({ retry: true, delayMs: 1000, rateLimited: false });
+	});
+	test('a 429 waits what the service asked and counts apart from other failures', () => {
+		const decision = decideRetry('POST', { kind: 'status', status: 429, retryAfterMs: 1200 }, { ...fresh, failures: 5 }, DEFAULT_RETRY, fixed);
+		expect(decision).toEqual({ retry: true, delayMs: 1200, rateLimited: true });
+	});
+	test('gives up after maxAttempts failures, maxRateLimited 429s, or maxTotalWaitMs of waiting', () => {
+		expect(decideRetry('GET', { kind: 'status', status: 503 }, { ...fresh, failures: 5 }, DEFAULT_RETRY, fixed)).toEqual({ retry: false, reason: 'exhausted' });
+		expect(decideRetry('GET', { kind: 'status', status: 429 }, { ...fresh, rateLimited: 11 }, DEFAULT_RETRY, fixed)).toEqual({ retry: false, reason: 'exhausted' });
+		expect(decideRetry('GET', { kind: 'status', status: 503, retryAfterMs: 5000 }, { ...fresh, waitedMs: 58_000 }, DEFAULT_RETRY, fixed)).toEqual({ retry: false, reason: 'exhausted' });
+	});
+	test('a policy can be passed in: tests use a fast one', () => {
+		const fast = { ...DEFAULT_RETRY, baseDelayMs: 1, maxDelayMs: 2 };
+		expect(decideRetry('GET', { kind: 'status', status: 502 }, { ...fresh, failures: 3 }, fast, fixed)).toEqual({ retry: true, delayMs: 2, rateLimited: false });
+	});
+	test('a POST that may have been processed is not repeated', () => {
+		expect(decideRetry('POST', { kind: 'status', status: 503 }, fresh, DEFAULT_RETRY)).toEqual({ retry: false, reason: 'not-retryable' });
+		expect(decideRetry('POST', { kind: 'timeout' }, fresh, DEFAULT_RETRY)).toEqual({ retry: false, reason: 'not-retryable' });
+	});
+});
+
+describe('Base URL checks', () => {
+	test.each([
+		['https://api.example.com', undefined],
+		['http://127.0.0.1:3000/api/v1/', undefined],
+		['https://user:secret@api.example.com', 'must not contain a user name or password'],
+		['https://api.example.com?x=1', 'must not contain a query'],
+		['https://api.example.com/#top', 'must not contain a fragment'],
+		['ftp://api.example.com', 'must start with http:// or https://'],
+		['api.example.com', 'is not a URL'],
+	])('%j', (input, problem) => {
+		const found = baseUrlProblem(input);
+		if (problem === undefined) expect(found).toBeUndefined();
+		else expect(found).toContain(problem);
+	});
+	test('a redirect target is shown as origin and path only', () => {
+		expect(describeLocation('https://u:p@evil.example/x/y?token=abc#f', 'http://h/v1/messages')).toBe('https://evil.example/x/y');
+		expect(describeLocation('/v2/messages?a=1', 'http://h/v1/messages')).toBe('http://h/v2/messages');
+		expect(describeLocation(undefined, 'http://h/')).toBe('(no Location header)');
+	});
+});
+
+describe('redaction', () => {
+	test('the token, bearer credentials and Base URL user info never survive', () => {
+		const secrets = secretsOf({ accessToken: ' tok_SECRET123 ', baseUrl: 'https://bob:p%40ss@h.example/api' });
+		const text = 'echo: Authorization: Bearer tok_SECRET123; url https://bob:p%40ss@h.example/api; again p@ss and tok_SECRET123; other Bearer abc.def';
+		const clean = redact(text, secrets);
+		for (const secret of ['tok_SECRET123', 'p%40ss', 'p@ss', 'bob:', 'abc.def']) expect(clean).not.toContain(secret);
+		expect(clean).toContain('[redacted]');
 	});
 });

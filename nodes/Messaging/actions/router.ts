@@ -4,7 +4,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { forEachWithConcurrency } from '../helpers/concurrency';
 import { detectTimestampUnit, withIsoTimestamps, type TimestampUnit } from '../../shared/timestamps';
 import { getMessagingCredentials, messagingApiRequest, Throttle } from '../../shared/transport';
-import { DEFAULT_PARALLEL_REQUESTS } from '../descriptions/common';
+import {
+	DEFAULT_PARALLEL_REQUESTS,
+	DEFAULT_TIMEOUT_SECONDS,
+	MAX_PARALLEL_REQUESTS,
+} from '../descriptions/common';
 import * as conversation from './conversation';
 import * as message from './message';
 import type { MessagingOperation, RunContext } from '../types';
@@ -26,22 +30,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	const parallel = Number(
-		this.getNodeParameter('options.parallelRequests', 0, operation.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS),
-	);
-	// Options are read once per run: every item shares the run's output shape and pace.
-	const isoTimestamps = this.getNodeParameter('options.isoTimestamps', 0, false) as boolean;
-	const timestampSetting = isoTimestamps
+	// Options are read once per run: every item shares the run's output shape, pace and timeout.
+	const options = readRunOptions(this, operation.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS);
+	const timestampSetting = options.isoTimestamps
 		? ((await getMessagingCredentials.call(this)).timestampUnit ?? 'auto')
 		: 'auto';
-	const run = newRunContext(this);
+	const run = newRunContext(this, options.timeoutMs);
 	const results: INodeExecutionData[][] = new Array(items.length);
 
-	await forEachWithConcurrency(items.length, Number.isInteger(parallel) && parallel > 0 ? parallel : 1, async (i) => {
+	await forEachWithConcurrency(items.length, options.parallelRequests, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
 			const records = (Array.isArray(data) ? data : [data]).map((record) =>
-				isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
+				options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
 			);
 			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
 				itemData: { item: i },
@@ -68,10 +69,31 @@ function errorDetails(error: unknown): IDataObject {
 	};
 }
 
-function newRunContext(context: IExecuteFunctions): RunContext {
+interface RunOptions {
+	isoTimestamps: boolean;
+	parallelRequests: number;
+	timeoutMs: number;
+}
+
+/** The run's options, from the first item, within their documented bounds. */
+function readRunOptions(context: IExecuteFunctions, defaultParallel: number): RunOptions {
+	const number = (name: string, fallback: number, min: number, max: number) => {
+		const value = Number(context.getNodeParameter(`options.${name}`, 0, fallback));
+		return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+	};
+	return {
+		isoTimestamps: context.getNodeParameter('options.isoTimestamps', 0, false) === true,
+		parallelRequests: Math.floor(number('parallelRequests', defaultParallel, 1, MAX_PARALLEL_REQUESTS)),
+		timeoutMs: number('timeout', DEFAULT_TIMEOUT_SECONDS, 1, 600) * 1000,
+	};
+}
+
+function newRunContext(context: IExecuteFunctions, timeoutMs: number): RunContext {
 	let unit: Promise<TimestampUnit> | undefined;
+	const throttle = new Throttle();
 	const run: RunContext = {
-		throttle: new Throttle(),
+		throttle,
+		requestOptions: (itemIndex, expect) => ({ itemIndex, throttle, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, itemIndex, run.throttle);
 			return await unit;
@@ -90,7 +112,7 @@ async function detectServiceUnit(context: IExecuteFunctions, itemIndex: number, 
 		const page = await messagingApiRequest.call(
 			context,
 			{ method: 'GET', path: [collection], query: { limit: 1 } },
-			{ itemIndex, throttle },
+			{ itemIndex, throttle, expect: 'list' },
 		);
 		const unit = detectTimestampUnit((page.data as IDataObject[] | undefined)?.[0]);
 		if (unit) return unit;

@@ -27,24 +27,42 @@ export function attachmentsField(description: string): INodeProperties {
 }
 
 export const DEFAULT_PARALLEL_REQUESTS = 8;
+export const MAX_PARALLEL_REQUESTS = 64;
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+const timeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 600 },
+	default: DEFAULT_TIMEOUT_SECONDS,
+	description:
+		'How long one request may wait for the complete answer. A read that times out is retried; a send that times out is reported, never repeated.',
+};
 
 function parallelRequestsOption(defaultValue: number, note: string): INodeProperties {
 	return {
 		displayName: 'Parallel Requests',
 		name: 'parallelRequests',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 64 },
+		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 		default: defaultValue,
 		description: `How many input items are processed at once. Output order and item pairing are kept whatever the value. ${note}`,
 	};
 }
 
-/** The Options collection of an operation; `returnsRecords` adds the ISO timestamp switch. */
+/**
+ * The Options collection of an operation: `isoTimestamps` for operations that return records,
+ * `parallel` for a default of Parallel Requests other than DEFAULT_PARALLEL_REQUESTS.
+ */
 export function optionsCollection(
-	returnsRecords: boolean,
-	parallel: { default: number; note?: string } = { default: DEFAULT_PARALLEL_REQUESTS },
-	extra: INodeProperties[] = [],
+	settings: {
+		isoTimestamps: boolean;
+		parallel?: { default: number; note?: string };
+		extra?: INodeProperties[];
+	},
 ): INodeProperties {
+	const { isoTimestamps, parallel = { default: DEFAULT_PARALLEL_REQUESTS }, extra = [] } = settings;
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -52,8 +70,9 @@ export function optionsCollection(
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			...(returnsRecords ? [isoTimestampsOption] : []),
+			...(isoTimestamps ? [isoTimestampsOption] : []),
 			...extra,
+			timeoutOption,
 			parallelRequestsOption(
 				parallel.default,
 				parallel.note ?? 'A rate limit (429) pauses all of them together.',

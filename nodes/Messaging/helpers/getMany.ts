@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { collectRecords, MAX_PAGES, servicePages, type ListQuery } from '../../shared/paginate';
 import type { RunContext } from '../types';
-import { inputError } from './parameters';
+import { getPositiveInteger } from './parameters';
 
 /** Get Many for either collection: Return All pages through the cursor, else up to Limit. */
 export async function getMany(
@@ -15,12 +15,9 @@ export async function getMany(
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	let max = Infinity;
 	if (!returnAll) {
-		max = Number(this.getNodeParameter('limit', itemIndex, 50));
-		if (!Number.isInteger(max) || max < 1) {
-			throw inputError(this, itemIndex, 'Limit', 'must be a whole number of at least 1');
-		}
+		max = getPositiveInteger(this, 'limit', itemIndex, 'Limit', 50);
 	}
-	const fetchPage = servicePages(this, collection, filters, { itemIndex, throttle: run.throttle });
+	const fetchPage = servicePages(this, collection, filters, run.requestOptions(itemIndex));
 	const result = await collectRecords(fetchPage, max);
 	if (result.stalled) {
 		this.addExecutionHints({

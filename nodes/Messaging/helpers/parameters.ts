@@ -1,7 +1,13 @@
+/**
+ * Reading the node's parameters strictly: a value of the wrong kind is an error that names the field
+ * and the item, raised before any request is sent, never a silent `[object Object]` or `m1,m2`.
+ */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** A bad-input error that names the field and the item, thrown before any request is sent. */
+import { parseDateInput, type TimestampUnit } from '../../shared/timestamps';
+
+/** A bad-input error that names the field and the item. */
 export function inputError(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -14,24 +20,96 @@ export function inputError(
 	});
 }
 
-/** The value of a resource locator, whichever shape it arrives in (locator object, plain text, number). */
-export function locatorValue(value: unknown): string {
-	if (value && typeof value === 'object' && 'value' in value) return locatorValue((value as IDataObject).value);
-	if (value === undefined || value === null) return '';
-	return String(value).trim();
+/** What kind of value this is, as a person would say it. */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A required id (resource locator or text): never empty and never a bare `.` or `..`. */
+/** Pure: an id from a parameter value (text, or a number), or why it cannot be one. */
+export function idFromValue(value: unknown): { id: string } | { problem: string } {
+	if (value === undefined || value === null) return { id: '' };
+	if (typeof value === 'number') {
+		return Number.isFinite(value) ? { id: String(value) } : { problem: 'is not a valid ID' };
+	}
+	if (typeof value !== 'string') return { problem: `must be text, not ${kindOf(value)}` };
+	const id = value.trim();
+	if (id === '.' || id === '..') return { problem: `cannot be "${id}"` };
+	return { id };
+}
+
+/** An optional id (resource locator or text); '' when not given. */
+export function getOptionalId(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+): string {
+	const value = context.getNodeParameter(name, itemIndex, '', { extractValue: true });
+	const result = idFromValue(value);
+	if ('problem' in result) throw inputError(context, itemIndex, label, result.problem);
+	return result.id;
+}
+
+/** A required id (resource locator or text): never empty, never an object. */
 export function getRequiredId(
 	context: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
 	label: string,
 ): string {
-	const id = locatorValue(context.getNodeParameter(name, itemIndex, ''));
+	const id = getOptionalId(context, name, itemIndex, label);
 	if (id === '') throw inputError(context, itemIndex, label, 'is empty');
-	if (id === '.' || id === '..') throw inputError(context, itemIndex, label, `cannot be "${id}"`);
 	return id;
+}
+
+/** Text that must be a string; `required` refuses empty or blank text. */
+export function getText(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	options: { required: boolean; emptyProblem?: string },
+): string {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value !== undefined && value !== null && typeof value !== 'string') {
+		throw inputError(context, itemIndex, label, `must be text, not ${kindOf(value)}`);
+	}
+	const text = value ?? '';
+	if (options.required && text.trim() === '') {
+		throw inputError(context, itemIndex, label, options.emptyProblem ?? 'is empty');
+	}
+	return text;
+}
+
+/** A whole number of at least 1; numeric text from an expression is accepted. */
+export function getPositiveInteger(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	fallback: number,
+): number {
+	const value = context.getNodeParameter(name, itemIndex, fallback) as unknown;
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
+		throw inputError(context, itemIndex, label, 'must be a whole number of at least 1');
+	}
+	return number;
+}
+
+/** A date as an integer timestamp in the service's unit; text without an offset is read in the workflow's timezone. */
+export function dateToTimestamp(
+	context: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+	unit: TimestampUnit,
+): number {
+	const result = parseDateInput(value, unit, context.getTimezone());
+	if ('problem' in result) throw inputError(context, itemIndex, label, result.problem);
+	return result.timestamp;
 }
 
 /** Attachments: a JSON array of objects, as text or as a value from an expression. */

@@ -63,9 +63,13 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 		for (const [index, row] of list.entries()) {
 			const { name, reactors } = (row ?? {}) as { name?: unknown; reactors?: unknown };
 			if (typeof name !== 'string' || name.trim() === '') throw new Error(`row ${index + 1} has no reaction name`);
-			const names = Array.isArray(reactors)
-				? reactors.map(String)
-				: String(reactors ?? '').split(',');
+			if (Array.isArray(reactors) && !reactors.every((r) => typeof r === 'string' && r.trim() !== '')) {
+				throw new Error(`row ${index + 1} ("${name.trim()}") must list reactors as non-empty names`);
+			}
+			if (!Array.isArray(reactors) && reactors !== undefined && reactors !== null && typeof reactors !== 'string') {
+				throw new Error(`row ${index + 1} ("${name.trim()}") must list reactors as text, not ${typeof reactors}`);
+			}
+			const names = Array.isArray(reactors) ? (reactors as string[]) : String(reactors ?? '').split(',');
 			addReactors(map, name.trim(), names.map((r) => r.trim()).filter((r) => r !== ''));
 		}
 		return map;
@@ -76,9 +80,13 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 			throw new Error('must map reaction names to lists of reactors, like {"like": ["ann", "bob"]}');
 		}
 		for (const [name, reactors] of Object.entries(part)) {
+			if (name.trim() === '') throw new Error('has a reaction with an empty name');
 			const list = Array.isArray(reactors) ? reactors : [reactors];
 			if (!list.every((r) => typeof r === 'string')) {
 				throw new Error(`"${name}" must be a list of reactor names (strings)`);
+			}
+			if (list.some((r) => (r as string).trim() === '')) {
+				throw new Error(`"${name}" has an empty reactor name`);
 			}
 		}
 	}

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
-import { inputError } from '../../helpers/parameters';
+import { getOptionalId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
@@ -38,7 +38,7 @@ const properties: INodeProperties[] = [
 		description: 'The group the conversation belongs to',
 		displayOptions: { show: { createWith: ['group'] } },
 	},
-	optionsCollection(true),
+	optionsCollection({ isoTimestamps: true }),
 ];
 
 export const description = updateDisplayOptions(
@@ -53,7 +53,7 @@ export async function execute(
 ): Promise<OperationResult> {
 	const createWith = this.getNodeParameter('createWith', itemIndex, 'contact') as string;
 	const [field, label] = createWith === 'group' ? ['groupId', 'Group ID'] : ['contactId', 'Contact ID'];
-	const id = String(this.getNodeParameter(field, itemIndex, '') ?? '').trim();
+	const id = getOptionalId(this, field, itemIndex, label);
 	if (id === '') throw inputError(this, itemIndex, label, 'is empty (a conversation needs a contact or a group)');
 	return await messagingApiRequest.call(
 		this,
@@ -62,6 +62,6 @@ export async function execute(
 			path: ['conversations'],
 			body: createWith === 'group' ? { group_id: id } : { contact_id: id },
 		},
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'record'),
 	);
 }

@@ -9,7 +9,7 @@ import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
 	{ ...conversationLocator, description: 'The conversation to delete, with all its messages. The deletion is permanent; Archive keeps it restorable.' },
-	optionsCollection(false),
+	optionsCollection({ isoTimestamps: false }),
 ];
 
 export const description = updateDisplayOptions(
@@ -26,7 +26,7 @@ export async function execute(
 	await messagingApiRequest.call(
 		this,
 		{ method: 'DELETE', path: ['conversations', conversationId] },
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'none'),
 	);
 	return { id: conversationId, deleted: true };
 }

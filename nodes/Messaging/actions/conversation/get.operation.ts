@@ -7,7 +7,7 @@ import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
-const properties: INodeProperties[] = [conversationLocator, optionsCollection(true)];
+const properties: INodeProperties[] = [conversationLocator, optionsCollection({ isoTimestamps: true })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversation'], operation: ['get'] } },
@@ -23,6 +23,6 @@ export async function execute(
 	return await messagingApiRequest.call(
 		this,
 		{ method: 'GET', path: ['conversations', conversationId] },
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'record'),
 	);
 }

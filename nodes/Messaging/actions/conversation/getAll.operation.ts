@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { getMany } from '../../helpers/getMany';
+import { getOptionalId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 function onlyFilter(name: string, state: string): INodeProperties {
@@ -37,7 +38,7 @@ const properties: INodeProperties[] = [
 			onlyFilter('pinned', 'pinned'),
 		],
 	},
-	optionsCollection(true),
+	optionsCollection({ isoTimestamps: true }),
 ];
 
 export const description = updateDisplayOptions(
@@ -51,7 +52,7 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const groupId = typeof filters.groupId === 'string' ? filters.groupId.trim() : '';
+	const groupId = getOptionalId(this, 'filters.groupId', itemIndex, 'Group ID');
 	return await getMany.call(this, itemIndex, run, 'conversations', {
 		muted: filters.muted as boolean | undefined,
 		archived: filters.archived as boolean | undefined,

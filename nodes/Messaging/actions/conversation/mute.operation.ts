@@ -1,3 +1,3 @@
-import { stateOperation } from './setConversationFields';
+import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = stateOperation('mute', async () => ({ is_muted: true }));
+export const { description, execute } = conversationStateOperation('mute', async () => ({ is_muted: true }));

@@ -1,3 +1,3 @@
-import { stateOperation } from './setConversationFields';
+import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = stateOperation('pin', async () => ({ is_pinned: true }));
+export const { description, execute } = conversationStateOperation('pin', async () => ({ is_pinned: true }));

@@ -10,7 +10,7 @@ import { getRequiredId } from '../../helpers/parameters';
 import type { MessagingOperation, OperationResult, RunContext } from '../../types';
 
 /** PUT /v1/conversations/{id} with the given fields; the response is the whole updated conversation. */
-export async function updateConversation(
+export async function putConversation(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	run: RunContext,
@@ -20,7 +20,7 @@ export async function updateConversation(
 	return await messagingApiRequest.call(
 		this,
 		{ method: 'PUT', path: ['conversations', conversationId], body },
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'record'),
 	);
 }
 
@@ -28,22 +28,22 @@ export async function updateConversation(
  * An operation that puts a conversation into one state (archived, pinned, muted or their opposite):
  * it needs only the conversation, so Archive, Pin, Mute and their undo are one line each.
  */
-export function stateOperation(
+export function conversationStateOperation(
 	operation: string,
 	fields: (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<{ [key: string]: FormValue }>,
 ): MessagingOperation {
-	const properties: INodeProperties[] = [conversationLocator, optionsCollection(true)];
+	const properties: INodeProperties[] = [conversationLocator, optionsCollection({ isoTimestamps: true })];
 	return {
 		description: updateDisplayOptions({ show: { resource: ['conversation'], operation: [operation] } }, properties),
 		async execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<OperationResult> {
 			const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 			const body = await fields.call(this, itemIndex, run);
-			return await updateConversation.call(this, itemIndex, run, conversationId, body);
+			return await putConversation.call(this, itemIndex, run, conversationId, body);
 		},
 	};
 }
 
 /** Now, in the service's timestamp unit. */
-export async function serviceNow(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<number> {
+export async function nowInServiceUnit(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<number> {
 	return fromMilliseconds(Date.now(), await run.timestampUnit(itemIndex));
 }

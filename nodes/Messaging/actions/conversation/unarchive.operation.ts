@@ -1,4 +1,4 @@
-import { stateOperation } from './setConversationFields';
+import { conversationStateOperation } from './setConversationFields';
 
 /** Clears archived_at (sent as an empty value). */
-export const { description, execute } = stateOperation('unarchive', async () => ({ archived_at: null }));
+export const { description, execute } = conversationStateOperation('unarchive', async () => ({ archived_at: null }));

@@ -1,3 +1,3 @@
-import { stateOperation } from './setConversationFields';
+import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = stateOperation('unmute', async () => ({ is_muted: false }));
+export const { description, execute } = conversationStateOperation('unmute', async () => ({ is_muted: false }));

@@ -1,3 +1,3 @@
-import { stateOperation } from './setConversationFields';
+import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = stateOperation('unpin', async () => ({ is_pinned: false }));
+export const { description, execute } = conversationStateOperation('unpin', async () => ({ is_pinned: false }));

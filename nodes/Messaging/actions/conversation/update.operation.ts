@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/transport/form';
-import { dateInputToTimestamp } from '../../../shared/timestamps';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
-import { getRequiredId, inputError, locatorValue } from '../../helpers/parameters';
+import { dateToTimestamp, getOptionalId, getRequiredId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
-import { updateConversation } from './setConversationFields';
+import { putConversation } from './setConversationFields';
 
 const properties: INodeProperties[] = [
 	conversationLocator,
@@ -50,7 +49,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection(true),
+	optionsCollection({ isoTimestamps: true }),
 ];
 
 export const description = updateDisplayOptions(
@@ -67,7 +66,7 @@ export async function execute(
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: { [key: string]: FormValue } = {};
 	if (fields.pinnedMessageId !== undefined) {
-		const id = locatorValue(fields.pinnedMessageId);
+		const id = getOptionalId(this, 'updateFields.pinnedMessageId', itemIndex, 'Pinned Message ID');
 		body.pinned_message_id = id === '' ? null : id;
 	}
 	for (const [field, name, label] of [
@@ -83,13 +82,11 @@ export async function execute(
 			body.archived_at = null;
 		} else {
 			const unit = await run.timestampUnit(itemIndex);
-			const timestamp = dateInputToTimestamp(fields.archivedAt, unit);
-			if (timestamp === undefined) throw inputError(this, itemIndex, 'Archived At', `is not a date: ${String(fields.archivedAt)}`);
-			body.archived_at = timestamp;
+			body.archived_at = dateToTimestamp(this, fields.archivedAt, itemIndex, 'Archived At', unit);
 		}
 	}
 	if (Object.keys(body).length === 0) {
 		throw inputError(this, itemIndex, 'Update Fields', 'is empty: add at least one field to change');
 	}
-	return await updateConversation.call(this, itemIndex, run, conversationId, body);
+	return await putConversation.call(this, itemIndex, run, conversationId, body);
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { reactionsFromService, type ReactionMap } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { messageLocator } from '../../descriptions/locators';
-import { getRequiredId, inputError } from '../../helpers/parameters';
+import { getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 /** One at a time: two items reacting to one message never overwrite each other's change. */
@@ -32,9 +33,12 @@ export function reactionProperties(verb: 'add' | 'remove'): INodeProperties[] {
 			placeholder: 'ann',
 			description: `Who reacts: the username or contact ID to ${verb} under this reaction`,
 		},
-		optionsCollection(true, {
-			default: parallelRequests,
-			note: 'Kept at 1, two items on the same message never overwrite each other’s reaction.',
+		optionsCollection({
+			isoTimestamps: true,
+			parallel: {
+				default: parallelRequests,
+				note: 'Kept at 1, two items on the same message never overwrite each other’s reaction.',
+			},
 		}),
 	];
 }
@@ -50,20 +54,26 @@ export async function changeReaction(
 	change: (reactions: ReactionMap, name: string, reactor: string) => ReactionMap,
 ): Promise<OperationResult> {
 	const messageId = getRequiredId(this, 'messageId', itemIndex, 'Message');
-	const name = String(this.getNodeParameter('reaction', itemIndex, '') ?? '').trim();
-	if (name === '') throw inputError(this, itemIndex, 'Reaction', 'is empty');
-	const reactor = String(this.getNodeParameter('reactor', itemIndex, '') ?? '').trim();
-	if (reactor === '') throw inputError(this, itemIndex, 'Reactor', 'is empty');
-	const options = { itemIndex, throttle: run.throttle };
+	const name = getText(this, 'reaction', itemIndex, 'Reaction', { required: true }).trim();
+	const reactor = getText(this, 'reactor', itemIndex, 'Reactor', { required: true }).trim();
 	const message = (await messagingApiRequest.call(
 		this,
 		{ method: 'GET', path: ['messages', messageId] },
-		options,
+		run.requestOptions(itemIndex, 'record'),
 	)) as IDataObject;
+	// The write replaces the whole set: without the current set in the answer, writing would wipe it.
+	if (!Array.isArray(message.reactions)) {
+		throw new NodeApiError(this.getNode(), { message: 'incomplete message' } as JsonObject, {
+			message: `The Messaging service returned message ${messageId} without its "reactions" list, so nothing was written`,
+			description:
+				'Changing one reaction rewrites the whole set; without the current set every other reaction would be lost.',
+			itemIndex,
+		});
+	}
 	const reactions = change(reactionsFromService(message.reactions), name, reactor);
 	return await messagingApiRequest.call(
 		this,
 		{ method: 'PUT', path: ['messages', messageId], body: { reactions } },
-		options,
+		run.requestOptions(itemIndex, 'record'),
 	);
 }

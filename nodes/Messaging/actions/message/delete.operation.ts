@@ -9,7 +9,7 @@ import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
 	{ ...messageLocator, description: 'The message to delete. The deletion is permanent.' },
-	optionsCollection(false),
+	optionsCollection({ isoTimestamps: false }),
 ];
 
 export const description = updateDisplayOptions(
@@ -26,7 +26,7 @@ export async function execute(
 	await messagingApiRequest.call(
 		this,
 		{ method: 'DELETE', path: ['messages', messageId] },
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'none'),
 	);
 	return { id: messageId, deleted: true };
 }

@@ -7,7 +7,7 @@ import { messageLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
-const properties: INodeProperties[] = [messageLocator, optionsCollection(true)];
+const properties: INodeProperties[] = [messageLocator, optionsCollection({ isoTimestamps: true })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['get'] } },
@@ -23,6 +23,6 @@ export async function execute(
 	return await messagingApiRequest.call(
 		this,
 		{ method: 'GET', path: ['messages', messageId] },
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'record'),
 	);
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
-import { locatorValue } from '../../helpers/parameters';
+import { getOptionalId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection(true),
+	optionsCollection({ isoTimestamps: true }),
 ];
 
 export const description = updateDisplayOptions(
@@ -36,7 +36,7 @@ export async function execute(
 	itemIndex: number,
 	run: RunContext,
 ): Promise<OperationResult> {
-	const conversationId = locatorValue(this.getNodeParameter('filters.conversationId', itemIndex, ''));
+	const conversationId = getOptionalId(this, 'filters.conversationId', itemIndex, 'Conversation');
 	return await getMany.call(this, itemIndex, run, 'messages', {
 		conversation_id: conversationId === '' ? undefined : conversationId,
 	});

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
-import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
+import { getAttachments, getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 /** One at a time: messages reach the conversation in item order. */
@@ -31,13 +31,13 @@ const properties: INodeProperties[] = [
 			attachmentsField('Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]'),
 		],
 	},
-	optionsCollection(
-		true,
-		{
+	optionsCollection({
+		isoTimestamps: true,
+		parallel: {
 			default: parallelRequests,
 			note: 'Kept at 1, messages reach the conversation in item order; above 1 they may arrive in any order.',
 		},
-	),
+	}),
 ];
 
 export const description = updateDisplayOptions(
@@ -51,9 +51,7 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
-	const raw = this.getNodeParameter('text', itemIndex, '') as unknown;
-	const text = raw === undefined || raw === null ? '' : String(raw);
-	if (text.trim() === '') throw inputError(this, itemIndex, 'Text', 'is empty');
+	const text = getText(this, 'text', itemIndex, 'Text', { required: true });
 	const attachments = getAttachments(this, 'additionalFields.attachments', itemIndex);
 	return await messagingApiRequest.call(
 		this,
@@ -66,6 +64,6 @@ export async function execute(
 				attachments: attachments?.length ? attachments : undefined,
 			},
 		},
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'record'),
 	);
 }

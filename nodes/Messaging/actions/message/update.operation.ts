@@ -5,7 +5,7 @@ import { reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { messageLocator } from '../../descriptions/locators';
-import { getAttachments, getRequiredId, inputError } from '../../helpers/parameters';
+import { getAttachments, getRequiredId, getText, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
@@ -70,7 +70,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection(true),
+	optionsCollection({ isoTimestamps: true }),
 ];
 
 export const description = updateDisplayOptions(
@@ -87,9 +87,10 @@ export async function execute(
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.text !== undefined) {
-		const text = String(fields.text ?? '');
-		if (text.trim() === '') throw inputError(this, itemIndex, 'Text', 'is empty (a message cannot be edited to nothing)');
-		body.message = text;
+		body.message = getText(this, 'updateFields.text', itemIndex, 'Text', {
+			required: true,
+			emptyProblem: 'is empty (a message cannot be edited to nothing)',
+		});
 	}
 	if (fields.reactions !== undefined && fields.reactionsJson !== undefined) {
 		throw inputError(this, itemIndex, 'Reactions', 'is given twice: use either Reactions or Reactions (JSON)');
@@ -114,6 +115,6 @@ export async function execute(
 	return await messagingApiRequest.call(
 		this,
 		{ method: 'PUT', path: ['messages', messageId], body: body as never },
-		{ itemIndex, throttle: run.throttle },
+		run.requestOptions(itemIndex, 'record'),
 	);
 }

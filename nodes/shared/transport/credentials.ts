@@ -1,0 +1,35 @@
+/** The Messaging API credential as the transport uses it, read once per node run. */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import type { TimestampUnitSetting } from '../timestamps';
+import type { RequestContext } from './types';
+
+export const CREDENTIAL_TYPE = 'messagingApi';
+
+export interface MessagingCredentials {
+	baseUrl: string;
+	accessToken?: string;
+	timestampUnit?: TimestampUnitSetting;
+	ownContactId?: string;
+}
+
+const credentialCache = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+
+/**
+ * The credential, read once per node run, not once per request: in n8n each read loads and decrypts
+ * it from the database, one at a time. Requests then hand it to httpRequestWithAuthentication, which
+ * still applies the credential's own `authenticate`.
+ */
+export async function credentialData(this: RequestContext): Promise<ICredentialDataDecryptedObject> {
+	let cached = credentialCache.get(this);
+	if (!cached) {
+		cached = this.getCredentials(CREDENTIAL_TYPE);
+		credentialCache.set(this, cached);
+		cached.catch(() => credentialCache.delete(this));
+	}
+	return await cached;
+}
+
+export async function getMessagingCredentials(this: RequestContext): Promise<MessagingCredentials> {
+	return (await credentialData.call(this)) as unknown as MessagingCredentials;
+}

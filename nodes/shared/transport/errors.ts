@@ -1,0 +1,144 @@
+/**
+ * Errors a person can read: what was asked, what the service said, whether it may have been done.
+ * Every text passes through `redact`, whatever the service echoed.
+ */
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { redact } from './redact';
+import type { Failure } from './retry';
+
+/** The service's own error text from a body of unknown shape: JSON (several conventions), HTML or plain text. */
+export function serviceErrorText(body: unknown): string | undefined {
+	if (body === undefined || body === null) return undefined;
+	if (typeof body === 'object') {
+		const record = body as IDataObject;
+		const error = record.error;
+		const candidates = [
+			error && typeof error === 'object' ? (error as IDataObject).message : error,
+			record.message,
+			record.error_description,
+			record.detail,
+			Array.isArray(record.errors)
+				? ((record.errors[0] as IDataObject)?.message ?? record.errors[0])
+				: undefined,
+		];
+		const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '');
+		return typeof found === 'string' ? found.trim() : undefined;
+	}
+	const text = String(body).trim();
+	if (text === '') return undefined;
+	try {
+		return serviceErrorText(JSON.parse(text)) ?? undefined;
+	} catch {
+		// Not JSON: an HTML error page or plain text, shown without its markup.
+	}
+	const plain = text
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain || undefined;
+}
+
+/** A short, safe rendering of an unexpected answer, for error texts. */
+export function describeBody(body: unknown): string {
+	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	if (text === undefined || text.trim() === '') return 'an empty body';
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+export interface ErrorContext {
+	node: INode;
+	/** `GET /v1/messages/…`: the request, as it may be shown. */
+	where: string;
+	method: string;
+	baseUrl: string;
+	itemIndex?: number;
+	/** Attempts made, the failing one included. */
+	attempts: number;
+	retryable: boolean;
+	timeoutMs: number;
+	secrets: string[];
+	/** For a redirect: where the service pointed, as it may be shown. */
+	location?: string;
+}
+
+const MAYBE_PROCESSED =
+	'The service may or may not have processed it, so it was not repeated (a message is never sent twice by a retry). Check before sending again.';
+
+/** A NodeApiError whose every text has been redacted. */
+export function apiError(
+	context: Pick<ErrorContext, 'node' | 'itemIndex' | 'secrets'>,
+	cause: { message: string; status?: number },
+	texts: { message: string; description?: string; httpCode?: string },
+): NodeApiError {
+	const clean = (text: string) => redact(text, context.secrets);
+	return new NodeApiError(
+		context.node,
+		{ ...cause, message: clean(cause.message) } as JsonObject,
+		{
+			message: clean(texts.message),
+			description: texts.description === undefined ? undefined : clean(texts.description),
+			httpCode: texts.httpCode,
+			itemIndex: context.itemIndex,
+		},
+	);
+}
+
+export function requestError(failure: Failure, body: unknown, details: ErrorContext): NodeApiError {
+	const { where, baseUrl, attempts, retryable, method } = details;
+	const tries = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
+	const mayHaveBeenProcessed = method === 'POST';
+	const cause = { message: failure.code ?? failure.message ?? 'request failed' };
+	switch (failure.kind) {
+		case 'other':
+			return apiError(details, cause, {
+				message: `The request to the Messaging service could not be made: ${failure.message ?? 'unknown reason'}`,
+				description: where,
+			});
+		case 'unreachable':
+			return apiError(details, cause, {
+				message: `Could not reach the Messaging service at ${baseUrl}${tries}`,
+				description: `${where}: ${failure.code}. Check the Base URL of the Messaging API credential.`,
+			});
+		case 'timeout':
+			return apiError(details, cause, {
+				message: `The Messaging service did not answer within ${details.timeoutMs / 1000} s${tries}`,
+				description: retryable
+					? `${where}: no complete answer in time. Raise "Timeout" in the node's options if the service is known to be slow.`
+					: `${where}: no complete answer in time after the request was sent. ${MAYBE_PROCESSED}`,
+			});
+		case 'dropped':
+			return apiError(details, cause, {
+				message: 'The connection to the Messaging service was lost',
+				description: retryable
+					? `${where}: ${failure.code ?? 'connection lost'}${tries}.`
+					: `${where}: ${failure.code ?? 'connection lost'} after the request was sent. ${MAYBE_PROCESSED}`,
+			});
+		case 'status':
+			break;
+	}
+	const status = failure.status!;
+	const serviceText = serviceErrorText(body);
+	const describe = (text: string) => `${text}${serviceText ? `: ${serviceText}` : ''}`;
+	let message: string;
+	let description = `${where} returned ${status}${serviceText ? `: ${serviceText}` : ''}`;
+	if (status >= 300 && status < 400) {
+		message = `The Messaging service redirected the request (${status}) to ${details.location ?? 'another address'}`;
+		description = `${where} returned ${status}. Redirects are not followed, so the access token never leaves the Base URL's origin and a write is never turned into a read. Check the Base URL of the credential (http or https, host, path).`;
+	} else if (status === 401) {
+		message = 'Authentication failed: check the access token of the Messaging API credential';
+	} else if (status === 403) message = describe('The access token is not allowed to do this');
+	else if (status === 404) message = describe('Not found');
+	else if (status === 429) message = `The Messaging service is rate limiting requests${tries}`;
+	else if (status >= 500) {
+		message = describe(`The Messaging service failed (${status})`) + tries;
+		if (mayHaveBeenProcessed) description = `${description}. ${MAYBE_PROCESSED}`;
+	} else message = describe(`The Messaging service rejected the request (${status})`);
+	return apiError(
+		details,
+		{ message: serviceText ?? `HTTP ${status}`, status },
+		{ message, description, httpCode: String(status) },
+	);
+}
