@@ -22,6 +22,11 @@ const dist = path.join(__dirname, '..', '..', 'dist');
 const { Messaging } = require(path.join(dist, 'nodes/Messaging/Messaging.node.js'));
 const { MessagingTrigger } = require(path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js'));
 const { MessagingApi } = require(path.join(dist, 'credentials/MessagingApi.credentials.js'));
+const { transportDefaults, DEFAULT_RETRY } = require(path.join(dist, 'nodes/shared/transport/index.js'));
+
+// Real backoff waits seconds per retry; a fast policy keeps every retry path tested without the wait.
+// The default policy's own numbers are tested in test/unit/transport.test.js.
+transportDefaults.retry = { ...DEFAULT_RETRY, baseDelayMs: 5, maxDelayMs: 20 };
 
 /** A start node that emits the items a test gives it, so the node under test sees real input items. */
 class Feed {

@@ -2,6 +2,8 @@
 const { createSandbox } = require('../../sandbox/server');
 
 const TOKEN = 'test-token-5f1c9a';
+/** A password tests put into a Base URL's user info: like the token, it must never show in any output. */
+const BASE_URL_PASSWORD = 'pw-7c2e91';
 
 /** A sandbox on a free loopback port, with credentials that point at it (a trailing /v1/, as users paste). */
 async function startSandbox(options = {}) {
@@ -22,4 +24,4 @@ const byId = (value) => ({ __rl: true, mode: 'id', value });
 /** The requests that reached the sandbox, as method, path+query and body bytes. */
 const wire = (sandbox) => sandbox.requests.map((r) => ({ method: r.method, url: r.path + r.query, body: r.body }));
 
-module.exports = { startSandbox, byId, wire, TOKEN };
+module.exports = { startSandbox, byId, wire, TOKEN, BASE_URL_PASSWORD };

@@ -17,7 +17,7 @@ import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, describeBody, requestError } from './errors';
 import { encodeForm } from './form';
 import { secretsOf } from './redact';
-import { decideRetry, DEFAULT_RETRY, type Attempts, type Failure } from './retry';
+import { decideRetry, DEFAULT_RETRY, type Attempts, type Failure, type RetryPolicy } from './retry';
 import { retryAfterMs, Throttle } from './throttle';
 import type { ApiRequest, ExpectedAnswer, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
@@ -31,6 +31,12 @@ export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
 /** How long one attempt may take by default; the node's Timeout option changes it. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The policy used when a request names none. Replaceable as a whole by whoever embeds the package
+ * (the tests swap in a fast one instead of waiting through real backoff).
+ */
+export const transportDefaults: { retry: RetryPolicy } = { retry: DEFAULT_RETRY };
 
 interface RawResponse {
 	body: unknown;
@@ -47,7 +53,7 @@ export async function messagingApiRequest(
 	options: RequestOptions = {},
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
-	const policy = options.retry ?? DEFAULT_RETRY;
+	const policy = options.retry ?? transportDefaults.retry;
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const data = await credentialData.call(this);
 	const secrets = secretsOf(data);
