@@ -1,15 +1,34 @@
 #!/usr/bin/env bash
-# The test command (`npm test`): build, n8n's community-node lint, then every jest suite.
+# The test command (`npm test`): build, n8n's community-node lint, formatting, n8n's verification
+# scanner on the packed tarball, then the jest suites; finally a check that no secret used by the tests
+# appears anywhere in their output.
+# `--long` runs only the long property and scale suites (test/**/*.long.test.js), which CI also runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+long=false
+if [ "${1:-}" = "--long" ]; then long=true; shift; fi
 rm -rf dist
 node node_modules/gulp/bin/gulp.js build
-node node_modules/@n8n/node-cli/bin/n8n-node.mjs lint
+if [ "$long" = false ]; then
+	node node_modules/@n8n/node-cli/bin/n8n-node.mjs lint
+	node scripts/check/scan-package.mjs
+fi
 results=$(mktemp)
+output=$(mktemp)
 status=0
+if [ "$long" = true ]; then set -- --testPathIgnorePatterns '/node_modules/' --testMatch '<rootDir>/test/**/*.long.test.js' "$@"; fi
 # Jest reports on stderr; with --json it also prints the results on stdout, which only the file needs.
-node node_modules/jest/bin/jest.js --json --outputFile="$results" "$@" >/dev/null || status=$?
+node node_modules/jest/bin/jest.js --json --outputFile="$results" "$@" 2> >(tee "$output" >&2) >/dev/null || status=$?
+wait
 # The plain closing line CI reads.
 node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""))' "$results"
-rm -f "$results"
+# The token and the Base URL password of the tests must never show in what the tests printed or reported.
+if node -e '
+const fs = require("fs");
+const { TOKEN, BASE_URL_PASSWORD } = require("./test/harness/sandbox");
+const text = fs.readFileSync(process.argv[1], "utf8") + fs.readFileSync(process.argv[2], "utf8");
+const leaked = [TOKEN, BASE_URL_PASSWORD].filter((secret) => text.includes(secret));
+if (leaked.length) { console.error(`secrets: the test output contains ${leaked.length} secret(s) used by the tests`); process.exit(1); }
+' "$output" "$results"; then :; else status=1; fi
+rm -f "$results" "$output"
 exit $status

@@ -44,6 +44,9 @@ interface RawResponse {
 	statusCode: number;
 }
 
+/** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
+const DEADLINE_GRACE_MS = 1_000;
+
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQUEST_TIMEOUT'];
 
@@ -164,8 +167,9 @@ function buildHttpOptions(request: ApiRequest, url: string, timeoutMs: number): 
 type Outcome = { response: RawResponse } | { error: unknown; timedOut: boolean };
 
 /**
- * One attempt, bounded in time: n8n's HTTP client gets the timeout as an idle limit, and the attempt
- * as a whole gives up at the same mark, so a service that trickles its answer cannot hold it either.
+ * One attempt, bounded in time: n8n's HTTP client gets the timeout as its idle limit (no answer, or a
+ * body that stalls), and the attempt as a whole gives up a little later whatever happens, so a service
+ * that trickles its answer cannot hold it either.
  */
 async function attempt(
 	context: RequestContext,
@@ -174,10 +178,6 @@ async function attempt(
 	data: ICredentialDataDecryptedObject,
 	timeoutMs: number,
 ): Promise<Outcome> {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const deadline = new Promise<Outcome>((resolve) => {
-		timer = setTimeout(() => resolve({ error: undefined, timedOut: true }), timeoutMs);
-	});
 	const request = context.helpers.httpRequestWithAuthentication
 		.call(
 			context,
@@ -186,14 +186,13 @@ async function attempt(
 			{ credentialsDecrypted: { ...credentials, data: { ...data } } },
 		)
 		.then(
-			(response) => ({ response: response as RawResponse }),
-			(error: unknown) => ({ error, timedOut: false }),
+			(response): Outcome => ({ response: response as RawResponse }),
+			(error: unknown): Outcome => ({ error, timedOut: false }),
 		);
-	try {
-		return await Promise.race([request, deadline]);
-	} finally {
-		clearTimeout(timer);
-	}
+	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS).then(
+		(): Outcome => ({ error: undefined, timedOut: true }),
+	);
+	return await Promise.race([request, deadline]);
 }
 
 function failureOf(outcome: Outcome): Failure {
