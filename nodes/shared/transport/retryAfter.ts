@@ -112,8 +112,12 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 		}
 	}
 	if (remaining === undefined || reset === undefined) return undefined;
-	if (policy !== undefined) limit ??= decimal(/^\s*([\d.]+)/.exec(policy)?.[1]) ?? param(policy, 'q');
-	const state: RateLimitState = { remaining: Math.floor(remaining), resetMs: resetToMs(reset, now) };
+	if (policy !== undefined)
+		limit ??= decimal(/^\s*([\d.]+)/.exec(policy)?.[1]) ?? param(policy, 'q');
+	const state: RateLimitState = {
+		remaining: Math.floor(remaining),
+		resetMs: resetToMs(reset, now),
+	};
 	if (limit !== undefined && limit > 0) state.limit = Math.floor(limit);
 	if (windowSeconds !== undefined && windowSeconds > 0) state.windowMs = windowSeconds * 1000;
 	return state;
