@@ -1,0 +1,124 @@
+/**
+ * What a service's answer says about its rate limit, read from the response headers. Pure: the
+ * current time is a parameter (epoch milliseconds, as Date.now()).
+ *
+ * Header names are matched case-insensitively (n8n hands them over lowercased); a value may be a
+ * string, a number, or an array of them (a header sent twice): the first one is used.
+ */
+
+/** The longest wait a `Retry-After` may impose; a longer one (an hour, a date next week) is clamped. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * A reset above this is not a delay in seconds (that would be 31 years) but an epoch time: in seconds
+ * (as GitHub and Twitter send it), or in milliseconds above EPOCH_MS_FROM.
+ */
+export const EPOCH_SECONDS_FROM = 1e9;
+export const EPOCH_MS_FROM = 1e12;
+
+export type HeaderBag = Record<string, unknown> | undefined | null;
+
+export interface RateLimitState {
+	/** Requests allowed per window, when the service says. */
+	limit?: number;
+	/** Requests left in the current window. */
+	remaining: number;
+	/** Milliseconds until the window resets (not clamped: hourly quotas are real). */
+	resetMs: number;
+	/** The window's length, when the service names it (`w=` of RateLimit-Policy). */
+	windowMs?: number;
+}
+
+function headerValue(headers: HeaderBag, name: string): string | undefined {
+	if (!headers || typeof headers !== 'object') return undefined;
+	for (const key of Object.keys(headers)) {
+		if (key.toLowerCase() !== name) continue;
+		let value = headers[key];
+		if (Array.isArray(value)) value = value[0];
+		if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
+	}
+	return undefined;
+}
+
+/** A non-negative decimal number, or undefined: signs, exponents, `Infinity` and text are refused. */
+function decimal(text: string | undefined): number | undefined {
+	return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * Milliseconds to wait before retrying a request the service refused: `retry-after-ms`, else
+ * `Retry-After` in (fractional) seconds or as an HTTP date. Malformed (negative, text, a number
+ * inside a date-like mess) gives undefined, so the caller uses its own backoff; a date in the past
+ * gives 0; anything above MAX_RETRY_AFTER_MS is clamped to it.
+ */
+export function parseRetryAfter(headers: HeaderBag, now: number): number | undefined {
+	const clamp = (ms: number) => Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(ms)));
+	const milliseconds = decimal(headerValue(headers, 'retry-after-ms'));
+	if (milliseconds !== undefined) return clamp(milliseconds);
+	const retryAfter = headerValue(headers, 'retry-after');
+	if (retryAfter === undefined || retryAfter === '') return undefined;
+	const seconds = decimal(retryAfter);
+	if (seconds !== undefined) return clamp(seconds * 1000);
+	// Date.parse also reads bare numbers ("-5" is a year): an HTTP date always names its month.
+	if (!/[a-z]{3}/i.test(retryAfter)) return undefined;
+	const date = Date.parse(retryAfter);
+	return Number.isNaN(date) ? undefined : clamp(date - now);
+}
+
+/** A reset: delta seconds, or an epoch time when large (see EPOCH_SECONDS_FROM). */
+function resetToMs(reset: number, now: number): number {
+	if (reset >= EPOCH_MS_FROM) return Math.max(0, reset - now);
+	if (reset >= EPOCH_SECONDS_FROM) return Math.max(0, reset * 1000 - now);
+	return reset * 1000;
+}
+
+/** `key=value` (IETF draft 05-07: `limit=`, `remaining=`, `reset=`) or `;key=value` (draft 08+: `r=`, `t=`, `q=`). */
+function param(field: string, ...keys: string[]): number | undefined {
+	for (const key of keys) {
+		const match = new RegExp(`(?:^|[\\s,;])${key}=(\\d+(?:\\.\\d+)?)`, 'i').exec(field);
+		if (match) return Number(match[1]);
+	}
+	return undefined;
+}
+
+/**
+ * The rate-limit state a service announces, from, in this order:
+ * - the IETF fields `RateLimit: limit=100, remaining=50, reset=5` (or `"default";r=50;t=5`) with
+ *   `RateLimit-Policy: 100;w=60` (or `"default";q=100;w=60`); of several policies, the first;
+ * - the older split form `RateLimit-Limit` / `-Remaining` / `-Reset`;
+ * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (a limit such as `100, 100;w=60` names its window).
+ * Undefined when remaining or reset is missing or malformed: without both there is nothing to pace by.
+ */
+export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
+	const policy = headerValue(headers, 'ratelimit-policy');
+	const combined = headerValue(headers, 'ratelimit');
+	let limit: number | undefined;
+	let remaining: number | undefined;
+	let reset: number | undefined;
+	let windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
+	if (combined !== undefined) {
+		remaining = param(combined, 'remaining', 'r');
+		reset = param(combined, 'reset', 't');
+		limit = param(combined, 'limit');
+	}
+	if (remaining === undefined || reset === undefined) {
+		for (const prefix of ['ratelimit-', 'x-ratelimit-']) {
+			remaining = decimal(headerValue(headers, `${prefix}remaining`));
+			reset = decimal(headerValue(headers, `${prefix}reset`));
+			const limitField = headerValue(headers, `${prefix}limit`);
+			limit = decimal(/^\s*([\d.]+)/.exec(limitField ?? '')?.[1]);
+			windowSeconds ??= limitField !== undefined ? param(limitField, 'w') : undefined;
+			if (remaining !== undefined && reset !== undefined) break;
+		}
+	}
+	if (remaining === undefined || reset === undefined) return undefined;
+	if (policy !== undefined)
+		limit ??= decimal(/^\s*([\d.]+)/.exec(policy)?.[1]) ?? param(policy, 'q');
+	const state: RateLimitState = {
+		remaining: Math.floor(remaining),
+		resetMs: resetToMs(reset, now),
+	};
+	if (limit !== undefined && limit > 0) state.limit = Math.floor(limit);
+	if (windowSeconds !== undefined && windowSeconds > 0) state.windowMs = windowSeconds * 1000;
+	return state;
+}
