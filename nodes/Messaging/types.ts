@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { RequestOptions, Throttle } from '../shared/transport';
+import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
 import type { TimestampUnit } from '../shared/timestamps';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */
 export interface RunContext {
-	throttle: Throttle;
+	pacer: Pacer;
 	/** The transport options of one item's requests: the run's pace and timeout, and what the answer must be. */
 	requestOptions(itemIndex: number, expect?: ExpectedAnswer): RequestOptions;
 	/** The service's timestamp unit, from the credential or read once off the service. */

@@ -1,7 +1,6 @@
 'use strict';
 const { runMessagingNode } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
-const { Throttle } = require('../../dist/nodes/shared/transport/throttle');
 
 let sandbox;
 let credentials;
@@ -42,28 +41,4 @@ test('Send under a rate limit: every message once, in item order', async () => {
 	expect(items).toHaveLength(60);
 	const stored = sandbox.store.listMessages({ conversation_id: 'conv_00000001' }).map((m) => m.message).filter((t) => t.startsWith('send '));
 	expect(stored).toEqual(input.map(({ n }) => `send ${n}`));
-});
-
-describe('Throttle', () => {
-	test('a 429 holds every request until Retry-After, then spaces starts by it; successes shrink the gap', () => {
-		let now = 1000;
-		const throttle = new Throttle(() => now);
-		expect(throttle.reserve()).toBe(0); // no pacing before any 429
-		expect(throttle.reserve()).toBe(0);
-		throttle.onRateLimited(10); // the service: next slot in 10 ms
-		expect(throttle.reserve()).toBe(10); // everyone waits for it…
-		expect(throttle.reserve()).toBe(20); // …and starts 10 ms apart
-		throttle.onRateLimited(0, 999); // the answer to a request sent before that slowdown: no new information
-		now = 2000;
-		expect(throttle.reserve()).toBe(0);
-		expect(throttle.reserve()).toBe(10);
-		throttle.onRateLimited(0, 2000); // a new 429 without Retry-After: the gap doubles
-		now = 3000;
-		expect(throttle.reserve()).toBe(0);
-		expect(throttle.reserve()).toBe(20);
-		for (let i = 0; i < 200; i++) throttle.onSuccess();
-		now = 4000;
-		expect(throttle.reserve()).toBe(0);
-		expect(throttle.reserve()).toBe(0);
-	});
 });

@@ -1,7 +1,6 @@
 'use strict';
 const { normalizeBaseUrl, buildUrl, encodePathSegment, baseUrlProblem, describeLocation } = require('../../dist/nodes/shared/transport/url');
 const { isRetryable: retryable, backoffMs, decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
-const { retryAfterMs } = require('../../dist/nodes/shared/transport/throttle');
 const { serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
@@ -35,16 +34,6 @@ describe('URLs', () => {
 		expect(() => encodePathSegment('..')).toThrow('cannot be used as an ID');
 		expect(() => encodePathSegment('.')).toThrow();
 		expect(() => encodePathSegment('')).toThrow();
-	});
-});
-
-describe('Retry-After', () => {
-	test('milliseconds header wins, then seconds, then an HTTP date', () => {
-		expect(retryAfterMs({ 'retry-after-ms': '250', 'retry-after': '1' })).toBe(250);
-		expect(retryAfterMs({ 'retry-after': '2' })).toBe(2000);
-		expect(retryAfterMs({ 'retry-after': new Date(10_000).toUTCString() }, 7_000)).toBe(3000);
-		expect(retryAfterMs({ 'retry-after': 'soon' })).toBeUndefined();
-		expect(retryAfterMs({})).toBeUndefined();
 	});
 });
 

@@ -3,7 +3,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { forEachWithConcurrency } from '../helpers/concurrency';
 import { detectTimestampUnit, withIsoTimestamps, type TimestampUnit } from '../../shared/timestamps';
-import { getMessagingCredentials, messagingApiRequest, Throttle } from '../../shared/transport';
+import {
+	getMessagingCredentials,
+	messagingApiRequest,
+	Pacer,
+	type RequestOptions,
+} from '../../shared/transport';
 import {
 	DEFAULT_PARALLEL_REQUESTS,
 	DEFAULT_TIMEOUT_SECONDS,
@@ -90,12 +95,12 @@ function readRunOptions(context: IExecuteFunctions, defaultParallel: number): Ru
 
 function newRunContext(context: IExecuteFunctions, timeoutMs: number): RunContext {
 	let unit: Promise<TimestampUnit> | undefined;
-	const throttle = new Throttle();
+	const pacer = new Pacer();
 	const run: RunContext = {
-		throttle,
-		requestOptions: (itemIndex, expect) => ({ itemIndex, throttle, timeoutMs, expect }),
+		pacer,
+		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
-			unit ??= detectServiceUnit(context, itemIndex, run.throttle);
+			unit ??= detectServiceUnit(context, run.requestOptions(itemIndex, 'list'));
 			return await unit;
 		},
 	};
@@ -103,7 +108,11 @@ function newRunContext(context: IExecuteFunctions, timeoutMs: number): RunContex
 }
 
 /** The credential's unit, or read off the first conversation or message the service lists. */
-async function detectServiceUnit(context: IExecuteFunctions, itemIndex: number, throttle: Throttle): Promise<TimestampUnit> {
+async function detectServiceUnit(
+	context: IExecuteFunctions,
+	requestOptions: RequestOptions,
+): Promise<TimestampUnit> {
+	const { itemIndex } = requestOptions;
 	const credentials = await getMessagingCredentials.call(context);
 	if (credentials.timestampUnit === 'seconds' || credentials.timestampUnit === 'milliseconds') {
 		return credentials.timestampUnit;
@@ -112,7 +121,7 @@ async function detectServiceUnit(context: IExecuteFunctions, itemIndex: number, 
 		const page = await messagingApiRequest.call(
 			context,
 			{ method: 'GET', path: [collection], query: { limit: 1 } },
-			{ itemIndex, throttle, expect: 'list' },
+			requestOptions,
 		);
 		const unit = detectTimestampUnit((page.data as IDataObject[] | undefined)?.[0]);
 		if (unit) return unit;

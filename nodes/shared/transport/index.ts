@@ -1,8 +1,8 @@
 /**
  * Every request of the package goes through `messagingApiRequest`: build the request, make one
  * attempt, decide (return the answer, retry, or fail with a readable error). The concerns live in
- * their own modules: url (addresses and encoding), form (bodies), throttle (the shared pace), retry
- * (the pure retry decision), errors and redact (readable errors without secrets), credentials.
+ * their own modules: url (addresses and encoding), form (bodies), pacer and retryAfter (the shared
+ * pace learned from the service's answers), retry (the pure retry decision), errors and redact (readable errors without secrets), credentials.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -18,14 +18,15 @@ import { apiError, describeBody, requestError } from './errors';
 import { encodeForm } from './form';
 import { secretsOf } from './redact';
 import { decideRetry, DEFAULT_RETRY, type Attempts, type Failure, type RetryPolicy } from './retry';
-import { retryAfterMs, Throttle } from './throttle';
+import { Pacer } from './pacer';
+import { parseRetryAfter } from './retryAfter';
 import type { ApiRequest, ExpectedAnswer, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
 export { serviceErrorText } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
-export { Throttle } from './throttle';
+export { Pacer } from './pacer';
 export type { ApiRequest, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
@@ -93,20 +94,21 @@ export async function messagingApiRequest(
 		data,
 	};
 
-	const throttle = options.throttle ?? new Throttle();
+	const pacer = options.pacer ?? new Pacer();
 	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
 	let droppedBefore = false;
 	for (;;) {
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
-		const turn = await throttle.waitTurn();
+		const turn = pacer.reserve();
+		if (turn > 0) await sleep(turn);
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn;
 		const startedAt = Date.now();
 		const outcome = await attempt(this, httpOptions, credentials, data, timeoutMs);
 
 		if ('response' in outcome) {
 			const { response } = outcome;
+			pacer.onResponse({ status: response.statusCode, headers: response.headers, startedAt });
 			if (response.statusCode >= 200 && response.statusCode < 300) {
-				throttle.onSuccess();
 				return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
 			}
 			if (response.statusCode === 404 && request.method === 'DELETE' && droppedBefore) {
@@ -133,13 +135,15 @@ export async function messagingApiRequest(
 				location: response ? describeLocation(response.headers.location, url) : undefined,
 			});
 		}
-		attempts.waitedMs += decision.delayMs;
 		this.logger?.debug(
 			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
 		);
-		// A 429 holds this and every other request of the run at their next turn; other failures wait alone.
-		if (decision.rateLimited) throttle.onRateLimited(decision.delayMs, startedAt);
-		else await sleep(decision.delayMs);
+		// After a 429 the pacer holds this and every other request of the run until the service's moment,
+		// so the wait happens at the next reserve(); other failures wait here, alone.
+		if (!decision.rateLimited) {
+			attempts.waitedMs += decision.delayMs;
+			await sleep(decision.delayMs);
+		}
 	}
 }
 
@@ -201,7 +205,7 @@ function failureOf(outcome: Outcome): Failure {
 		return {
 			kind: 'status',
 			status: response.statusCode,
-			retryAfterMs: response.statusCode === 429 ? retryAfterMs(response.headers) : undefined,
+			retryAfterMs: response.statusCode === 429 ? parseRetryAfter(response.headers, Date.now()) : undefined,
 		};
 	}
 	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };
