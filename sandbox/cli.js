@@ -45,7 +45,32 @@
  * Scripted faults (script: [...]; in-process `sandbox.failNext(...)`)
  *   --fault JSON           repeatable; e.g. '{"match":{"method":"POST","path":"/v1/messages"},"redirect":301,"times":"always"}',
  *                          '{"match":{"method":"DELETE"},"process":true,"status":200,"body":"Deleted","times":"always"}',
- *                          '{"stall":"body"}', '{"redirect":307,"to":"other"}'  (see the README, "Sandbox service")
+ *                          '{"stall":"body"}', '{"redirect":307,"to":"other"}'
+ *
+ * In-process (`const sandbox = await createSandbox(options).start()`, sandbox/server.js)
+ *   sandbox.set({...})     any option above while running (`rateLimit`, `quirks` and `faults` are replaced whole)
+ *   sandbox.failNext(f, …) scripted faults, each used by the first request it matches, in order:
+ *     match: {method: 'PUT' | ['PUT','PATCH'], path: '/v1/messages' | '/v1/messages/*' | /RegExp/, url: /on path+query/}
+ *     times: 1 (default) | N | 'always'
+ *     answers (one of):  {}                       lets its request through (a placeholder)
+ *       {status, message, retryAfter (s), retryAfterForm, headers, echoAuthorization}  an error, not processed
+ *       {status, body, contentType}               any answer, not processed (a string as text/plain, else JSON)
+ *       {status, html}                            an HTML page
+ *       {redirect: 301|302|303|307|308, to: 'same'|'other'|'relative', location}  Location = the same path+query
+ *                                                 on this origin (default), on the second origin, or as a path;
+ *                                                 `location` replaces the path (or is used as is when absolute)
+ *       {drop: 'before'}                          connection closed, not processed
+ *       {stall: 'before'}                         accepted, never answered, not processed
+ *       {process: true, status, body, headers}    processed, then answered so (`body` may be a function of the real answer)
+ *       {drop: 'after'} | {stall: 'headers'|'body'}  processed, then dropped, or headers (and half the body) sent and stalled
+ *     `headers` add to or (null) remove the fault's headers. Stalled sockets and latency timers end with stop().
+ *   sandbox.clearFaults(); sandbox.requests / clearRequests(); sandbox.stats {requests, rateLimited, faults,
+ *     inFlight, peakInFlight} / resetStats()
+ *   sandbox.other          the second origin: url, requests (method, path, query, headers, body), answer
+ *                          ({status, body, headers}; default 200 {"has_more":false,"data":[]}), clearRequests()
+ *   sandbox.store.redate(id, createdAt)   a message (or conversation) re-dated after creation
+ *   sandbox.store.addHistory(conversationId, count, {senderId, endAt, step, text})  a long history, fast
+ *   createSandbox({clock: () => ms})      the store's wall clock; rateLimit.clock is the limiter's (monotonic) clock
  */
 const { createSandbox } = require('./server');
 const { SHAPES, RETRY_AFTER_FORMS, HEADER_FORMS } = require('./limiters');

@@ -2,7 +2,9 @@
 /**
  * The sandbox messaging service: the whole interface of ../shared/spec/messaging-api.md over HTTP,
  * plus what the spec leaves open, decided as documented in the README ("Sandbox service").
- * Also the test double's controls: request log, scripted and random faults, latency, rate limit.
+ * Also the test double's controls: request log, scripted and random faults, latency, rate limits of
+ * several shapes (./limiters.js), quirks of real services, and a second origin for redirects.
+ * Every option and control is listed in the header of ./cli.js.
  */
 const http = require('node:http');
 const qs = require('qs');
@@ -127,7 +129,8 @@ function createSandbox(options = {}) {
 			always || config.quirks.echoAuthorization ? `${message} [debug] Authorization: ${req.headers.authorization ?? '(none)'}` : message;
 		const fail = (status, type, message, headers) => reply(status, { error: { type, message: withEcho(message) } }, headers);
 
-		const fault = takeScripted(req.method, url) ?? randomFault();
+		const scriptedFault = takeScripted(req.method, url);
+		const fault = scriptedFault?.pass ? undefined : (scriptedFault ?? randomFault());
 		if (fault && !isAfterProcessing(fault)) {
 			stats.faults += 1;
 			return answerFault(fault);
@@ -516,7 +519,11 @@ function validateFault(fault) {
 		throw new Error("fault.times is a positive integer or 'always'");
 	}
 	const answers = [f.drop, f.stall, f.redirect, f.status, f.process && 'process'].filter((x) => x !== undefined && x !== false);
-	if (answers.length === 0) throw new Error('a fault needs one of status, drop, stall, redirect or process');
+	// `{}` (with `match`/`times` if wanted): a placeholder that lets its request through, to aim the next fault.
+	f.pass = answers.length === 0;
+	if (f.pass && Object.keys(f).some((key) => !['match', 'times', 'pass'].includes(key))) {
+		throw new Error('a fault needs one of status, drop, stall, redirect or process ({} lets a request through)');
+	}
 	return f;
 }
 

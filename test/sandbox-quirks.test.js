@@ -61,7 +61,12 @@ describe('scripted faults matched by method and path', () => {
 		expect((await call('GET', '/v1/conversations')).status).toBe(502);
 		expect(parseArgs(['--fault', '{"redirect":307,"to":"other"}', '--fault', '{"stall":"body"}']).script).toEqual([{ redirect: 307, to: 'other' }, { stall: 'body' }]);
 		expect(() => sandbox.failNext({ stall: 'forever' })).toThrow(/fault.stall is one of/);
-		expect(() => sandbox.failNext({ match: { method: 'GET' } })).toThrow(/a fault needs one of/);
+		expect(() => sandbox.failNext({ match: { method: 'GET' }, message: 'x' })).toThrow(/a fault needs one of/);
+		sandbox.clearFaults();
+		sandbox.failNext({}, { match: { method: 'GET' } }, { status: 500 }); // placeholders let their requests through
+		expect((await call('POST', '/v1/messages', { body: 'conversation_id=conv_00000001&message=x' })).status).toBe(200);
+		expect((await call('GET', '/v1/conversations')).status).toBe(200);
+		expect((await call('GET', '/v1/conversations')).status).toBe(500);
 	});
 });
 
