@@ -15,6 +15,26 @@ class ServiceError extends Error {
 const notFound = (what, id) => new ServiceError(404, 'not_found', `No such ${what}: ${id}`);
 const invalid = (message) => new ServiceError(400, 'invalid_request', message);
 
+/** A Map that counts its writes, so readers can cache what they derive from it (direct writes included). */
+class VersionedMap extends Map {
+	constructor(owner) {
+		super();
+		this.owner = owner;
+	}
+	set(key, value) {
+		this.owner.version += 1;
+		return super.set(key, value);
+	}
+	delete(key) {
+		this.owner.version += 1;
+		return super.delete(key);
+	}
+	clear() {
+		this.owner.version += 1;
+		super.clear();
+	}
+}
+
 class Store {
 	/**
 	 * @param {object} options
@@ -24,10 +44,12 @@ class Store {
 	constructor({ unit = 's', clock = () => Date.now() } = {}) {
 		this.unit = unit;
 		this.clock = clock;
-		this.contacts = new Map();
-		this.groups = new Map();
-		this.conversations = new Map();
-		this.messages = new Map();
+		/** Grows on every write to the maps below (records are replaced, never edited in place). */
+		this.version = 0;
+		this.contacts = new VersionedMap(this);
+		this.groups = new VersionedMap(this);
+		this.conversations = new VersionedMap(this);
+		this.messages = new VersionedMap(this);
 		this.counters = { ct: 0, grp: 0, conv: 0, msg: 0 };
 	}
 
@@ -199,6 +221,51 @@ class Store {
 				this.conversations.set(conversationId, { ...conversation, pinned_message_id: null });
 			}
 		}
+	}
+
+	/**
+	 * Moves a message (or a conversation) to another creation time after the fact, as services that
+	 * re-date records on edit or import do.
+	 */
+	redate(id, createdAt) {
+		if (!Number.isFinite(createdAt)) throw new TypeError(`redate: createdAt must be a number, got ${createdAt}`);
+		if (this.messages.has(id)) this.messages.set(id, { ...this.messages.get(id), created_at: createdAt });
+		else if (this.conversations.has(id)) this.conversations.set(id, { ...this.conversations.get(id), created_at: createdAt });
+		else throw notFound('message or conversation', id);
+	}
+
+	/**
+	 * A long history, fast: `count` messages in one conversation, `step` units apart, the last at `endAt`
+	 * (default now), sent by `senderId` (default the conversation's contact, else ct_me). Returns the first and last ids.
+	 */
+	addHistory(conversationId, count, { senderId, endAt, step = 1, text = (i) => `history ${i}` } = {}) {
+		const conversation = this.conversation(conversationId);
+		const sender = this.contact(senderId ?? conversation.contact_id ?? 'ct_me');
+		const last = endAt ?? this.now();
+		let firstId;
+		let lastId;
+		for (let i = 0; i < count; i++) {
+			const id = this.nextId('msg');
+			firstId ??= id;
+			lastId = id;
+			this.messages.set(id, {
+				id,
+				conversation_id: conversationId,
+				contact: sender.id,
+				message: text(i),
+				reactions: {},
+				attachments: [],
+				read_at: null,
+				created_at: last - (count - 1 - i) * step,
+				updated_at: null,
+			});
+		}
+		if (count > 0) {
+			const later = (a) => (a === null || a < last ? last : a);
+			this.conversations.set(conversationId, { ...conversation, last_active_at: later(conversation.last_active_at) });
+			this.contacts.set(sender.id, { ...sender, last_active_at: later(sender.last_active_at) });
+		}
+		return { firstId, lastId };
 	}
 
 	listMessages(filters) {
