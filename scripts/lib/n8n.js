@@ -15,30 +15,85 @@ const RUNTIME_DIR = path.join(ROOT, '.n8n-runtime');
 const RUNTIME_MANIFEST = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
 const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const PACKAGE_NAME = 'n8n-nodes-messaging';
+const INSTALL_LOG = path.join(RUNTIME_DIR, 'install.log');
+const SQLITE_BINDING = path.join(RUNTIME_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
-/** Installs the pinned n8n into .n8n-runtime/ unless it is there already (about 4 minutes the first time). */
+/**
+ * Installs the pinned n8n into .n8n-runtime/ unless it is there already. The install prints hundreds of
+ * lines (native builds): one progress line per phase here, the full output in .n8n-runtime/install.log.
+ */
 function ensureN8n() {
 	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
-	const stamp = path.join(RUNTIME_DIR, '.installed');
-	const wanted = crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
-	const sqlite = path.join(RUNTIME_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-	const installed = fs.existsSync(N8N_BIN) && fs.existsSync(sqlite) && fs.existsSync(stamp);
-	if (installed && fs.readFileSync(stamp, 'utf8') === wanted) return;
+	if (runtimeIsCurrent(manifest)) return;
 	log('Installing n8n into .n8n-runtime/ (once; about 4 minutes and 1.3 GB)…');
+	const started = Date.now();
 	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
+	fs.rmSync(path.join(RUNTIME_DIR, '.installed'), { force: true });
 	fs.writeFileSync(path.join(RUNTIME_DIR, 'package.json'), manifest);
+	fs.writeFileSync(INSTALL_LOG, '');
 	// `npm run` passes the project's own config (ignore-scripts=true from .npmrc) on as npm_config_* variables:
 	// drop it here, or the native rebuild below silently does nothing.
 	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
 	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
-	const npm = (args) => execFileSync('npm', args, { cwd: RUNTIME_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });
 	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
-	npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
-	npm(['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error']);
-	if (!fs.existsSync(sqlite)) throw new Error(`n8n's sqlite3 did not build (${sqlite} is missing): see the npm output above`);
-	fs.writeFileSync(stamp, wanted);
+	const phases = [
+		{ step: 'npm install', expected: 'about 3 min', args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'] },
+		{ step: 'build sqlite3 and isolated-vm', expected: 'about 1 min', args: ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error'] },
+	];
+	phases.forEach(({ step, expected, args }, index) => {
+		log(`n8n install ${index + 1}/${phases.length}: ${step} (${expected})…`);
+		installStep(step, () => npmLogged(args, env));
+	});
+	installStep('the sqlite3 check', () => {
+		if (!fs.existsSync(SQLITE_BINDING)) throw new Error(`n8n's sqlite3 did not build (${SQLITE_BINDING} is missing)`);
+	});
+	fs.writeFileSync(path.join(RUNTIME_DIR, '.installed'), installStamp(manifest));
+	log(`n8n installed in ${Math.round((Date.now() - started) / 1000)} s (full log: ${path.relative(ROOT, INSTALL_LOG)})`);
+}
+
+/**
+ * Whether .n8n-runtime/ holds a finished install of what the manifest asks for, under this Node. The stamp
+ * hashes the manifest as installed (kept beside it); only the fields npm installs from are compared with the
+ * current manifest, so editing its description does not cost a reinstall.
+ */
+function runtimeIsCurrent(manifest) {
+	const stamp = path.join(RUNTIME_DIR, '.installed');
+	const installedManifest = path.join(RUNTIME_DIR, 'package.json');
+	if (![N8N_BIN, SQLITE_BINDING, stamp, installedManifest].every((file) => fs.existsSync(file))) return false;
+	const installed = fs.readFileSync(installedManifest, 'utf8');
+	if (fs.readFileSync(stamp, 'utf8') !== installStamp(installed)) return false;
+	const installs = (text) => {
+		const { dependencies, overrides } = JSON.parse(text);
+		return JSON.stringify({ dependencies, overrides });
+	};
+	return installs(installed) === installs(manifest);
+}
+
+const installStamp = (manifest) => crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
+
+/** Runs npm in .n8n-runtime/ with its output appended to the install log. */
+function npmLogged(args, env) {
+	fs.appendFileSync(INSTALL_LOG, `\n$ npm ${args.join(' ')}\n`);
+	const out = fs.openSync(INSTALL_LOG, 'a');
+	try {
+		execFileSync('npm', args, { cwd: RUNTIME_DIR, env, stdio: ['ignore', out, out] });
+	} finally {
+		fs.closeSync(out);
+	}
+}
+
+/** A failed install step: the log's last lines on the terminal, and where the rest is. */
+function installStep(what, step) {
+	try {
+		step();
+	} catch (error) {
+		const logTail = fs.existsSync(INSTALL_LOG) ? tail(fs.readFileSync(INSTALL_LOG, 'utf8'), 30) : '';
+		if (logTail) log(logTail);
+		const reason = typeof error.status === 'number' ? `npm exited with ${error.status}` : error.message;
+		throw new Error(`Installing n8n failed at ${what}: ${reason}. Its last lines are above; the full log: ${INSTALL_LOG}`);
+	}
 }
 
 /** `npm pack` of the built package; returns the tarball path. */
@@ -95,6 +150,22 @@ async function freePort() {
 	});
 }
 
+/** Imports credentials (plain `data`; n8n encrypts it on import) through a JSON file in `workDir`. */
+async function importCredentials(userFolder, workDir, credentials) {
+	const file = path.join(workDir, 'credentials.json');
+	fs.writeFileSync(file, JSON.stringify(credentials));
+	await n8nCli(userFolder, ['import:credentials', `--input=${file}`]);
+}
+
+/** Imports workflows, one JSON file each in `dir` (created, or added to). */
+async function importWorkflows(userFolder, dir, workflows) {
+	fs.mkdirSync(dir, { recursive: true });
+	for (const workflow of workflows) fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+	await n8nCli(userFolder, ['import:workflow', '--separate', `--input=${dir}`]);
+}
+
+const tail = (text, lines = 25) => text.trim().split('\n').slice(-lines).join('\n');
+
 function n8nEnv(userFolder, extra = {}) {
 	return {
 		...process.env,
@@ -140,8 +211,6 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn
 		});
 	});
 }
-
-const tail = (text, lines = 25) => text.trim().split('\n').slice(-lines).join('\n');
 
 /** `n8n execute --id=… --rawOutput`: the run's JSON (n8n prints log lines before it). */
 async function executeWorkflow(userFolder, id, options) {
@@ -269,6 +338,8 @@ module.exports = {
 	installFolderPackage,
 	n8nCli,
 	executeWorkflow,
+	importCredentials,
+	importWorkflows,
 	startN8n,
 	ownerSession,
 	freePort,
