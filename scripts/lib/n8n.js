@@ -204,10 +204,13 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn
 			child.kill('SIGKILL');
 			reject(new Error(`n8n ${args[0]} did not finish in ${timeoutMs / 1000} s:\n${tail(stdout + stderr)}`));
 		}, timeoutMs);
-		child.on('exit', (code) => {
+		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
 			if (code === 0) resolve(stdout);
-			else reject(Object.assign(new Error(`n8n ${args.join(' ')} exited with ${code}:\n${tail(stdout + stderr)}`), { stdout, stderr }));
+			else {
+				const ended = code === null ? `was ended by ${signal}` : `exited with ${code}`;
+				reject(Object.assign(new Error(`n8n ${args.join(' ')} ${ended}:\n${tail(stdout + stderr)}`), { stdout, stderr }));
+			}
 		});
 	});
 }
