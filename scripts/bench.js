@@ -20,7 +20,13 @@ const { buildPackage } = require('./lib/build');
 const { createSandbox } = require('../sandbox/server');
 const { parseArgs } = require('./bench/cli');
 const { LATENCY_MS, JITTER_MS, RATE, TOKEN, seed, reset, sendOrder } = require('./bench/service');
-const { credentials, variants, benchWorkflows, IDLE_PLAN, LIMITED_PLAN } = require('./bench/workloads');
+const {
+	credentials,
+	variants,
+	benchWorkflows,
+	IDLE_PLAN,
+	LIMITED_PLAN,
+} = require('./bench/workloads');
 const { runN8n, runUndici, measurePlan } = require('./bench/measure');
 const { triggerBench, microBench } = require('./bench/in-process');
 const { report } = require('./bench/report');
@@ -41,7 +47,13 @@ async function main() {
 	n8n.installFolderPackage(USER, path.join(__dirname, 'bench', 'floor-node'));
 
 	let service;
-	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: (store) => (service = seed(store, sizes)), latencyMs: LATENCY_MS, latencyJitterMs: JITTER_MS, recordRequests: false }).start();
+	const sandbox = await createSandbox({
+		tokens: { [TOKEN]: 'ct_me' },
+		seed: (store) => (service = seed(store, sizes)),
+		latencyMs: LATENCY_MS,
+		latencyJitterMs: JITTER_MS,
+		recordRequests: false,
+	}).start();
 	const { store } = sandbox;
 	try {
 		await n8n.importCredentials(USER, WORK, credentials(sandbox.url));
@@ -54,25 +66,58 @@ async function main() {
 			let result;
 			if (variant.startsWith('C')) {
 				const concurrency = variant === 'C all' ? 'unbounded' : Number(variant.slice(2));
-				result = await runUndici(sandbox, service, sizes, workload, byWorkload[workload].items, concurrency);
+				result = await runUndici(
+					sandbox,
+					service,
+					sizes,
+					workload,
+					byWorkload[workload].items,
+					concurrency,
+				);
 			} else {
-				result = await runN8n(sandbox, USER, ids[`${workload}:${variant.replace(/ .*/, '')}`], options.cpuProfileDir);
+				result = await runN8n(
+					sandbox,
+					USER,
+					ids[`${workload}:${variant.replace(/ .*/, '')}`],
+					options.cpuProfileDir,
+				);
 			}
 			if (workload === 'send') Object.assign(result, sendOrder(store, service));
 			return result;
 		};
 
 		process.stderr.write(`Idle service, ${repeats} run(s) each:\n`);
-		const normal = await measurePlan({ plan: IDLE_PLAN, times: repeats, limitedRun: false, runOne, options });
+		const normal = await measurePlan({
+			plan: IDLE_PLAN,
+			times: repeats,
+			limitedRun: false,
+			runOne,
+			options,
+		});
 		sandbox.set({ rateLimit: RATE });
 		process.stderr.write(`Rate-limited service, once each:\n`);
-		const limited = options.idleOnly ? [] : await measurePlan({ plan: LIMITED_PLAN, times: 1, limitedRun: true, idleRows: normal, runOne, options });
+		const limited = options.idleOnly
+			? []
+			: await measurePlan({
+					plan: LIMITED_PLAN,
+					times: 1,
+					limitedRun: true,
+					idleRows: normal,
+					runOne,
+					options,
+				});
 		sandbox.set({ rateLimit: null });
 		const trigger = options.wanted('trigger') ? await triggerBench(sizes) : null;
 		const micro = options.wanted('micro') ? microBench() : null;
-		const versions = { n8n: require(path.join(n8n.ROOT, '.n8n-runtime/node_modules/n8n/package.json')).version, package: require('../package.json').version };
+		const versions = {
+			n8n: require(path.join(n8n.ROOT, '.n8n-runtime/node_modules/n8n/package.json')).version,
+			package: require('../package.json').version,
+		};
 		const markdown = report({ normal, limited, trigger, micro, started, versions, sizes, repeats });
-		fs.writeFileSync(path.join(n8n.ROOT, options.partial ? '.bench/BENCHMARKS.partial.md' : 'BENCHMARKS.md'), markdown);
+		fs.writeFileSync(
+			path.join(n8n.ROOT, options.partial ? '.bench/BENCHMARKS.partial.md' : 'BENCHMARKS.md'),
+			markdown,
+		);
 		console.log(markdown);
 	} finally {
 		await sandbox.stop();

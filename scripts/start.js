@@ -38,10 +38,20 @@ function parseArgs(argv) {
 
 async function startSandboxOn(port) {
 	try {
-		return await createSandbox({ port, tokens: TOKENS, seed: 'demo', recordRequests: true }).start();
+		return await createSandbox({
+			port,
+			tokens: TOKENS,
+			seed: 'demo',
+			recordRequests: true,
+		}).start();
 	} catch (error) {
 		if (error.code !== 'EADDRINUSE') throw error;
-		return await createSandbox({ port: 0, tokens: TOKENS, seed: 'demo', recordRequests: true }).start();
+		return await createSandbox({
+			port: 0,
+			tokens: TOKENS,
+			seed: 'demo',
+			recordRequests: true,
+		}).start();
 	}
 }
 
@@ -62,7 +72,8 @@ async function prepare(sandbox) {
 		},
 	]);
 	await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${EXAMPLES}`]);
-	for (const id of ['exAutoReply0001', 'exWebhookSend01']) await n8n.n8nCli(USER, ['publish:workflow', `--id=${id}`]);
+	for (const id of ['exAutoReply0001', 'exWebhookSend01'])
+		await n8n.n8nCli(USER, ['publish:workflow', `--id=${id}`]);
 }
 
 async function runExamples(sandbox) {
@@ -97,21 +108,41 @@ async function runExamples(sandbox) {
 	sandbox.clearRequests();
 	const app = await n8n.startN8n(USER);
 	try {
-		const triggerPolls = () => sandbox.requests.filter((r) => r.path === '/v1/messages' && r.method === 'GET').length;
-		await waitFor("the auto-reply's activation poll", () => triggerPolls() > 0, 60_000).catch(() => undefined);
-		const question = store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: 'Hi, can you help me with the invoice?' });
-		console.log('     (auto-reply: a message from ann arrived; waiting for the next poll, up to a minute…)');
+		const triggerPolls = () =>
+			sandbox.requests.filter((r) => r.path === '/v1/messages' && r.method === 'GET').length;
+		await waitFor("the auto-reply's activation poll", () => triggerPolls() > 0, 60_000).catch(
+			() => undefined,
+		);
+		const question = store.sendMessage('ct_ann', {
+			conversation_id: 'conv_00000001',
+			message: 'Hi, can you help me with the invoice?',
+		});
+		console.log(
+			'     (auto-reply: a message from ann arrived; waiting for the next poll, up to a minute…)',
+		);
 		const reply = await waitFor(
 			'the auto-reply',
-			() => store.listMessages({ conversation_id: 'conv_00000001' }).find((m) => m.contact === 'ct_me' && m.created_at >= question.created_at),
+			() =>
+				store
+					.listMessages({ conversation_id: 'conv_00000001' })
+					.find((m) => m.contact === 'ct_me' && m.created_at >= question.created_at),
 			90_000,
 		).catch(() => undefined);
-		report('Auto-reply', !!reply, reply ? `ann wrote "${question.message}", the workflow answered "${reply.message}"` : `no reply within 90 s; n8n said:\n${app.output().trim().split('\n').slice(-15).join('\n')}`);
+		report(
+			'Auto-reply',
+			!!reply,
+			reply
+				? `ann wrote "${question.message}", the workflow answered "${reply.message}"`
+				: `no reply within 90 s; n8n said:\n${app.output().trim().split('\n').slice(-15).join('\n')}`,
+		);
 
 		const response = await fetch(`${app.url}/webhook/messaging-demo`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ conversation_id: 'conv_00000005', text: 'Deploy fixed, sent from another app' }),
+			body: JSON.stringify({
+				conversation_id: 'conv_00000005',
+				text: 'Deploy fixed, sent from another app',
+			}),
 		});
 		const sent = await response.json().catch(() => ({}));
 		report(

@@ -17,7 +17,9 @@ function watchPeakRss(child) {
 	let peak = 0;
 	const read = () => {
 		try {
-			const kb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+			const kb = Number(
+				/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0,
+			);
 			if (kb > peak) peak = kb;
 		} catch {
 			// the process has ended
@@ -38,7 +40,11 @@ async function runN8n(sandbox, userFolder, id, cpuProfileDir) {
 		run = await n8n.executeWorkflow(userFolder, id, {
 			timeoutMs: 900_000,
 			onSpawn: (child) => (peak = watchPeakRss(child)),
-			env: cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir} --cpu-prof-name=${id}-${Date.now()}.cpuprofile` } : {},
+			env: cpuProfileDir
+				? {
+						NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir} --cpu-prof-name=${id}-${Date.now()}.cpuprofile`,
+					}
+				: {},
 		});
 	} catch (error) {
 		run = error.runData;
@@ -47,11 +53,17 @@ async function runN8n(sandbox, userFolder, id, cpuProfileDir) {
 	const task = run?.data?.resultData?.runData?.Target?.at(-1);
 	const tries = run?.data?.resultData?.runData?.Target?.length ?? 0;
 	const output = task?.data?.main?.[0] ?? [];
-	const wallMs = (run?.data?.resultData?.runData?.Target ?? []).reduce((sum, t) => sum + (t.executionTime ?? 0), 0);
+	const wallMs = (run?.data?.resultData?.runData?.Target ?? []).reduce(
+		(sum, t) => sum + (t.executionTime ?? 0),
+		0,
+	);
 	return {
 		wallMs,
 		requests: sandbox.stats.requests - before,
-		failed: failedNode && output.length === 0 ? null : output.filter((i) => i.json?.error !== undefined).length,
+		failed:
+			failedNode && output.length === 0
+				? null
+				: output.filter((i) => i.json?.error !== undefined).length,
 		outputItems: output.length,
 		nodeFailed: failedNode || !!task?.error,
 		tries,
@@ -70,13 +82,22 @@ async function runUndici(sandbox, service, sizes, workload, items, concurrency) 
 		conversationId: workload === 'send' ? service.sendConversation : service.manyConversation,
 	});
 	const stdout = await new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(__dirname, 'undici-client.js'), input], { stdio: ['ignore', 'pipe', 'inherit'] });
+		const child = spawn(process.execPath, [path.join(__dirname, 'undici-client.js'), input], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		let out = '';
 		child.stdout.on('data', (d) => (out += d));
-		child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`undici client exited with ${code}`))));
+		child.on('exit', (code) =>
+			code === 0 ? resolve(out) : reject(new Error(`undici client exited with ${code}`)),
+		);
 	});
 	const result = JSON.parse(stdout.trim().split('\n').at(-1));
-	return { wallMs: result.wallMs, requests: sandbox.stats.requests - before, failed: result.failed, rssPeakMb: Math.round(result.rssPeakKb / 1024) };
+	return {
+		wallMs: result.wallMs,
+		requests: sandbox.stats.requests - before,
+		failed: result.failed,
+		rssPeakMb: Math.round(result.rssPeakKb / 1024),
+	};
 }
 
 /** `times` runs of `fn`: the median run, with the median wall time and its spread; one progress line. */
@@ -84,8 +105,15 @@ async function measure(label, times, fn) {
 	const runs = [];
 	for (let r = 0; r < times; r++) runs.push(await fn());
 	const wall = runs.map((x) => x.wallMs);
-	const summary = { ...runs[Math.floor(runs.length / 2)], wallMs: median(wall), spread: runs.length > 1 ? (Math.max(...wall) - Math.min(...wall)) / median(wall) : 0, runs: runs.length };
-	process.stderr.write(`  ${label}: ${(summary.wallMs / 1000).toFixed(2)} s, ${summary.requests} requests, failed ${summary.failed ?? 'node failed'}${summary.outOfOrder !== undefined ? `, out of order ${summary.outOfOrder}, duplicates ${summary.duplicates}, stored ${summary.stored}` : ''}\n`);
+	const summary = {
+		...runs[Math.floor(runs.length / 2)],
+		wallMs: median(wall),
+		spread: runs.length > 1 ? (Math.max(...wall) - Math.min(...wall)) / median(wall) : 0,
+		runs: runs.length,
+	};
+	process.stderr.write(
+		`  ${label}: ${(summary.wallMs / 1000).toFixed(2)} s, ${summary.requests} requests, failed ${summary.failed ?? 'node failed'}${summary.outOfOrder !== undefined ? `, out of order ${summary.outOfOrder}, duplicates ${summary.duplicates}, stored ${summary.stored}` : ''}\n`,
+	);
 	return summary;
 }
 
@@ -103,7 +131,11 @@ async function measurePlan({ plan, times, limitedRun, idleRows = [], runOne, opt
 		const byVariant = {};
 		for (const variant of list) {
 			const name = variantLabel(workload, variant);
-			const result = await measure(`${limitedRun ? 'limited ' : ''}${workload} ${name}`, times, () => runOne(workload, variant));
+			const result = await measure(
+				`${limitedRun ? 'limited ' : ''}${workload} ${name}`,
+				times,
+				() => runOne(workload, variant),
+			);
 			byVariant[variant] = result;
 			rows.push({ workload: title, variant: name, ...result, key: variant });
 		}
@@ -112,14 +144,17 @@ async function measurePlan({ plan, times, limitedRun, idleRows = [], runOne, opt
 		// The floor: what the rate limit allows, or, when that is not what binds (requests one or a few at a
 		// time), the fastest client's time on the idle service at the same concurrency (C: latency plus the
 		// service's own work); the mean latency per round when C was not run.
-		const idleC = (key) => idleRows.find((r) => r.workload === title && r.key === `C ${inFlight(workload, key)}`)?.wallMs;
+		const idleC = (key) =>
+			idleRows.find((r) => r.workload === title && r.key === `C ${inFlight(workload, key)}`)
+				?.wallMs;
 		const minimumMs = (key) =>
 			Math.max(
 				(Math.max(0, requests - RATE.burst) / RATE.perSecond) * 1000,
 				idleC(key) ?? Math.ceil(requests / inFlight(workload, key)) * MEAN_LATENCY_MS,
 			);
 		for (const row of rows.filter((r) => r.workload === title)) {
-			if (limitedRun && (row.key === 'A' || row.key === 'A32')) row.ratio = row.wallMs / minimumMs(row.key);
+			if (limitedRun && (row.key === 'A' || row.key === 'A32'))
+				row.ratio = row.wallMs / minimumMs(row.key);
 			else if (row.key !== 'A' && a) row.ratio = row.wallMs / a.wallMs;
 		}
 	}

@@ -18,22 +18,29 @@ function seed(store, sizes) {
 	const getConversation = store.createConversation({ contact_id: 'ct_ann' }).id; // conv_00000001: the messages to Get
 	const sendConversation = store.createConversation({ contact_id: 'ct_ann' }).id; // conv_00000002: Send target
 	const manyConversation = store.createConversation({ contact_id: 'ct_ann' }).id; // conv_00000003: Get Many
-	for (let i = 0; i < sizes.get; i++) store.sendMessage('ct_ann', { conversation_id: getConversation, message: `get ${i}` });
-	for (let i = 0; i < sizes.many; i++) store.sendMessage('ct_ann', { conversation_id: manyConversation, message: `many ${i}` });
+	for (let i = 0; i < sizes.get; i++)
+		store.sendMessage('ct_ann', { conversation_id: getConversation, message: `get ${i}` });
+	for (let i = 0; i < sizes.many; i++)
+		store.sendMessage('ct_ann', { conversation_id: manyConversation, message: `many ${i}` });
 	const muteIds = [];
-	for (let i = 0; i < sizes.mute; i++) muteIds.push(store.createConversation({ contact_id: 'ct_ann' }).id);
+	for (let i = 0; i < sizes.mute; i++)
+		muteIds.push(store.createConversation({ contact_id: 'ct_ann' }).id);
 	return { sendConversation, manyConversation, muteIds };
 }
 
 /** Before each run: the service back to the same state (nothing sent, nothing muted). */
 function reset(store, service) {
-	for (const [id, m] of store.messages) if (m.conversation_id === service.sendConversation) store.messages.delete(id);
-	for (const id of service.muteIds) store.conversations.set(id, { ...store.conversation(id), is_muted: false });
+	for (const [id, m] of store.messages)
+		if (m.conversation_id === service.sendConversation) store.messages.delete(id);
+	for (const id of service.muteIds)
+		store.conversations.set(id, { ...store.conversation(id), is_muted: false });
 }
 
 /** What a Send run stored: how many, how many out of item order, how many twice. */
 function sendOrder(store, service) {
-	const stored = [...store.messages.values()].filter((m) => m.conversation_id === service.sendConversation).map((m) => Number(m.message.slice(1)));
+	const stored = [...store.messages.values()]
+		.filter((m) => m.conversation_id === service.sendConversation)
+		.map((m) => Number(m.message.slice(1)));
 	let outOfOrder = 0;
 	let highest = -1;
 	for (const n of stored) {
@@ -43,4 +50,14 @@ function sendOrder(store, service) {
 	return { stored: stored.length, outOfOrder, duplicates: stored.length - new Set(stored).size };
 }
 
-module.exports = { LATENCY_MS, JITTER_MS, MEAN_LATENCY_MS, RATE, TOKEN, messageIds, seed, reset, sendOrder };
+module.exports = {
+	LATENCY_MS,
+	JITTER_MS,
+	MEAN_LATENCY_MS,
+	RATE,
+	TOKEN,
+	messageIds,
+	seed,
+	reset,
+	sendOrder,
+};

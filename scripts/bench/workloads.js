@@ -9,7 +9,9 @@ const { TOKEN, messageIds } = require('./service');
 
 const CREDENTIAL = { messagingApi: { id: 'benchMessagingCred', name: 'Messaging (bench)' } };
 /** B authenticates the way a user would store a token: a Header Auth credential. */
-const HEADER_CREDENTIAL = { httpHeaderAuth: { id: 'benchHeaderAuth01', name: 'Messaging token (Header Auth)' } };
+const HEADER_CREDENTIAL = {
+	httpHeaderAuth: { id: 'benchHeaderAuth01', name: 'Messaging token (Header Auth)' },
+};
 
 const CONTINUE = { onError: 'continueRegularOutput' };
 const RETRY = { retryOnFail: true }; // n8n's defaults: 3 tries, 1 s apart, the whole node each time
@@ -17,8 +19,18 @@ const RETRY = { retryOnFail: true }; // n8n's defaults: 3 tries, 1 s apart, the 
 /** The credentials the workflows use, as `n8n import:credentials` reads them. */
 function credentials(baseUrl) {
 	return [
-		{ id: CREDENTIAL.messagingApi.id, name: CREDENTIAL.messagingApi.name, type: 'messagingApi', data: { baseUrl, accessToken: TOKEN, timestampUnit: 'seconds', ownContactId: '' } },
-		{ id: HEADER_CREDENTIAL.httpHeaderAuth.id, name: HEADER_CREDENTIAL.httpHeaderAuth.name, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${TOKEN}` } },
+		{
+			id: CREDENTIAL.messagingApi.id,
+			name: CREDENTIAL.messagingApi.name,
+			type: 'messagingApi',
+			data: { baseUrl, accessToken: TOKEN, timestampUnit: 'seconds', ownContactId: '' },
+		},
+		{
+			id: HEADER_CREDENTIAL.httpHeaderAuth.id,
+			name: HEADER_CREDENTIAL.httpHeaderAuth.name,
+			type: 'httpHeaderAuth',
+			data: { name: 'Authorization', value: `Bearer ${TOKEN}` },
+		},
 	];
 }
 
@@ -26,11 +38,26 @@ function credentials(baseUrl) {
 function workflow(id, target, inputIds, settings = {}) {
 	const input = inputIds
 		? [
-				{ id: 'input', name: 'Input', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids: inputIds }), options: {} } },
-				{ id: 'split', name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'ids', options: {} } },
+				{
+					id: 'input',
+					name: 'Input',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids: inputIds }), options: {} },
+				},
+				{
+					id: 'split',
+					name: 'Items',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					parameters: { fieldToSplitOut: 'ids', options: {} },
+				},
 			]
 		: [];
-	return chainWorkflow({ id, nodes: [manualTrigger(), ...input, { id: 'target', name: 'Target', ...target, ...settings }] });
+	return chainWorkflow({
+		id,
+		nodes: [manualTrigger(), ...input, { id: 'target', name: 'Target', ...target, ...settings }],
+	});
 }
 
 function messagingNode(parameters, parallel) {
@@ -67,7 +94,13 @@ function httpNode(baseUrl, parameters) {
 }
 
 function formBody(fields) {
-	return { sendBody: true, contentType: 'form-urlencoded', bodyParameters: { parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) } };
+	return {
+		sendBody: true,
+		contentType: 'form-urlencoded',
+		bodyParameters: {
+			parameters: Object.entries(fields).map(([name, value]) => ({ name, value })),
+		},
+	};
 }
 
 /** Per workload: its input items and its A (given Parallel Requests), F (given in-flight) and B nodes. */
@@ -76,34 +109,86 @@ function variants(baseUrl, service, sizes) {
 	return {
 		get: {
 			items: messageIds(sizes),
-			A: (p) => messagingNode({ resource: 'message', operation: 'get', messageId: byId('={{ $json.ids }}') }, p),
+			A: (p) =>
+				messagingNode(
+					{ resource: 'message', operation: 'get', messageId: byId('={{ $json.ids }}') },
+					p,
+				),
 			F: (p) => floorNode({ url: `=${baseUrl}/v1/messages/{{ $json.ids }}` }, p),
 			B: httpNode(baseUrl, { method: 'GET', url: 'messages/{{ $json.ids }}' }),
 		},
 		mute: {
 			items: service.muteIds,
-			A: (p) => messagingNode({ resource: 'conversation', operation: 'mute', conversationId: byId('={{ $json.ids }}') }, p),
-			F: (p) => floorNode({ method: 'PUT', url: `=${baseUrl}/v1/conversations/{{ $json.ids }}`, body: 'is_muted=true' }, p),
-			B: httpNode(baseUrl, { method: 'PUT', url: 'conversations/{{ $json.ids }}', ...formBody({ is_muted: 'true' }) }),
+			A: (p) =>
+				messagingNode(
+					{ resource: 'conversation', operation: 'mute', conversationId: byId('={{ $json.ids }}') },
+					p,
+				),
+			F: (p) =>
+				floorNode(
+					{
+						method: 'PUT',
+						url: `=${baseUrl}/v1/conversations/{{ $json.ids }}`,
+						body: 'is_muted=true',
+					},
+					p,
+				),
+			B: httpNode(baseUrl, {
+				method: 'PUT',
+				url: 'conversations/{{ $json.ids }}',
+				...formBody({ is_muted: 'true' }),
+			}),
 		},
 		send: {
 			items: sendItems,
-			A: (p) => messagingNode({ resource: 'message', operation: 'send', conversationId: byId(service.sendConversation), text: '=n{{ $json.ids }}' }, p),
-			B: httpNode(baseUrl, { method: 'POST', url: 'messages', ...formBody({ conversation_id: service.sendConversation, message: '=n{{ $json.ids }}' }) }),
+			A: (p) =>
+				messagingNode(
+					{
+						resource: 'message',
+						operation: 'send',
+						conversationId: byId(service.sendConversation),
+						text: '=n{{ $json.ids }}',
+					},
+					p,
+				),
+			B: httpNode(baseUrl, {
+				method: 'POST',
+				url: 'messages',
+				...formBody({ conversation_id: service.sendConversation, message: '=n{{ $json.ids }}' }),
+			}),
 		},
 		getMany: {
 			items: null,
-			A: () => messagingNode({ resource: 'message', operation: 'getAll', returnAll: true, filters: { conversationId: byId(service.manyConversation) } }),
+			A: () =>
+				messagingNode({
+					resource: 'message',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { conversationId: byId(service.manyConversation) },
+				}),
 			B: httpNode(baseUrl, {
 				method: 'GET',
 				url: 'messages',
 				sendQuery: true,
-				queryParameters: { parameters: [{ name: 'conversation_id', value: service.manyConversation }, { name: 'limit', value: '100' }] },
+				queryParameters: {
+					parameters: [
+						{ name: 'conversation_id', value: service.manyConversation },
+						{ name: 'limit', value: '100' },
+					],
+				},
 				options: {
 					pagination: {
 						pagination: {
 							paginationMode: 'updateAParameterInEachRequest',
-							parameters: { parameters: [{ type: 'qs', name: 'starting_after', value: '={{ $response.body.data.at(-1).id }}' }] },
+							parameters: {
+								parameters: [
+									{
+										type: 'qs',
+										name: 'starting_after',
+										value: '={{ $response.body.data.at(-1).id }}',
+									},
+								],
+							},
 							paginationCompleteWhen: 'other',
 							completeExpression: '={{ !$response.body.has_more }}',
 						},
@@ -120,7 +205,10 @@ function benchWorkflows(byWorkload) {
 	const ids = {};
 	for (const [name, spec] of Object.entries(byWorkload)) {
 		const add = (key, target, settings) => {
-			const id = `bench${name}${key}`.replace(/[^A-Za-z0-9]/g, '').slice(0, 16).padEnd(16, '0');
+			const id = `bench${name}${key}`
+				.replace(/[^A-Za-z0-9]/g, '')
+				.slice(0, 16)
+				.padEnd(16, '0');
 			ids[`${name}:${key}`] = id;
 			workflows.push(workflow(id, target, spec.items, settings));
 		};
@@ -151,19 +239,42 @@ const LIMITED_PLAN = [
 	['getMany', ['A', 'B', 'C 1']],
 ];
 
-const LABELS = { A: 'A (8)', A32: 'A (32)', F8: 'F (8)', F32: 'F (32)', B: 'B', Bretry: 'B+retry', 'C 1': 'C (1)', 'C 8': 'C (8)', 'C 32': 'C (32)', 'C all': 'C (all)' };
+const LABELS = {
+	A: 'A (8)',
+	A32: 'A (32)',
+	F8: 'F (8)',
+	F32: 'F (32)',
+	B: 'B',
+	Bretry: 'B+retry',
+	'C 1': 'C (1)',
+	'C 8': 'C (8)',
+	'C 32': 'C (32)',
+	'C all': 'C (all)',
+};
 
 /** A variant's name in the report (A sends one at a time, and Get Many pages one at a time). */
-const variantLabel = (workload, variant) => (workload === 'send' && variant === 'A' ? 'A (1)' : workload === 'getMany' && variant === 'A' ? 'A' : LABELS[variant]);
+const variantLabel = (workload, variant) =>
+	workload === 'send' && variant === 'A'
+		? 'A (1)'
+		: workload === 'getMany' && variant === 'A'
+			? 'A'
+			: LABELS[variant];
 
 const workloadTitle = (workload, sizes) =>
-	({ get: `Get message × ${sizes.get}`, mute: `Mute conversation × ${sizes.mute}`, send: `Send × ${sizes.send}`, getMany: `Get Many, Return All, ${sizes.many}` })[workload];
+	({
+		get: `Get message × ${sizes.get}`,
+		mute: `Mute conversation × ${sizes.mute}`,
+		send: `Send × ${sizes.send}`,
+		getMany: `Get Many, Return All, ${sizes.many}`,
+	})[workload];
 
 /** The requests a workload makes (Get Many: pages of 100). */
-const requestCount = (workload, sizes) => ({ get: sizes.get, mute: sizes.mute, send: sizes.send, getMany: sizes.many / 100 })[workload];
+const requestCount = (workload, sizes) =>
+	({ get: sizes.get, mute: sizes.mute, send: sizes.send, getMany: sizes.many / 100 })[workload];
 
 /** How many requests a variant keeps in flight, for the ones the rate-limited minimum is computed for. */
-const inFlight = (workload, variant) => ({ A: workload === 'get' || workload === 'mute' ? 8 : 1, A32: 32 })[variant];
+const inFlight = (workload, variant) =>
+	({ A: workload === 'get' || workload === 'mute' ? 8 : 1, A32: 32 })[variant];
 
 module.exports = {
 	credentials,

@@ -13,7 +13,11 @@ function buildPackage() {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 	} catch (error) {
-		const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n');
+		const output = `${error.stdout ?? ''}${error.stderr ?? ''}`
+			.trim()
+			.split('\n')
+			.slice(-25)
+			.join('\n');
 		throw new Error(`The build (gulp build) failed:\n${output}`);
 	}
 }

@@ -16,7 +16,14 @@ const RUNTIME_MANIFEST = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json
 const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const PACKAGE_NAME = 'n8n-nodes-messaging';
 const INSTALL_LOG = path.join(RUNTIME_DIR, 'install.log');
-const SQLITE_BINDING = path.join(RUNTIME_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+const SQLITE_BINDING = path.join(
+	RUNTIME_DIR,
+	'node_modules',
+	'sqlite3',
+	'build',
+	'Release',
+	'node_sqlite3.node',
+);
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
@@ -39,18 +46,29 @@ function ensureN8n() {
 	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
 	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
 	const phases = [
-		{ step: 'npm install', expected: 'about 3 min', args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'] },
-		{ step: 'build sqlite3 and isolated-vm', expected: 'about 1 min', args: ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error'] },
+		{
+			step: 'npm install',
+			expected: 'about 3 min',
+			args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		},
+		{
+			step: 'build sqlite3 and isolated-vm',
+			expected: 'about 1 min',
+			args: ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error'],
+		},
 	];
 	phases.forEach(({ step, expected, args }, index) => {
 		log(`n8n install ${index + 1}/${phases.length}: ${step} (${expected})…`);
 		installStep(step, () => npmLogged(args, env));
 	});
 	installStep('the sqlite3 check', () => {
-		if (!fs.existsSync(SQLITE_BINDING)) throw new Error(`n8n's sqlite3 did not build (${SQLITE_BINDING} is missing)`);
+		if (!fs.existsSync(SQLITE_BINDING))
+			throw new Error(`n8n's sqlite3 did not build (${SQLITE_BINDING} is missing)`);
 	});
 	fs.writeFileSync(path.join(RUNTIME_DIR, '.installed'), installStamp(manifest));
-	log(`n8n installed in ${Math.round((Date.now() - started) / 1000)} s (full log: ${path.relative(ROOT, INSTALL_LOG)})`);
+	log(
+		`n8n installed in ${Math.round((Date.now() - started) / 1000)} s (full log: ${path.relative(ROOT, INSTALL_LOG)})`,
+	);
 }
 
 /**
@@ -61,7 +79,8 @@ function ensureN8n() {
 function runtimeIsCurrent(manifest) {
 	const stamp = path.join(RUNTIME_DIR, '.installed');
 	const installedManifest = path.join(RUNTIME_DIR, 'package.json');
-	if (![N8N_BIN, SQLITE_BINDING, stamp, installedManifest].every((file) => fs.existsSync(file))) return false;
+	if (![N8N_BIN, SQLITE_BINDING, stamp, installedManifest].every((file) => fs.existsSync(file)))
+		return false;
 	const installed = fs.readFileSync(installedManifest, 'utf8');
 	if (fs.readFileSync(stamp, 'utf8') !== installStamp(installed)) return false;
 	const installs = (text) => {
@@ -71,7 +90,8 @@ function runtimeIsCurrent(manifest) {
 	return installs(installed) === installs(manifest);
 }
 
-const installStamp = (manifest) => crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
+const installStamp = (manifest) =>
+	crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
 
 /** Runs npm in .n8n-runtime/ with its output appended to the install log. */
 function npmLogged(args, env) {
@@ -89,20 +109,29 @@ function installStep(what, step) {
 	try {
 		step();
 	} catch (error) {
-		const logTail = fs.existsSync(INSTALL_LOG) ? tail(fs.readFileSync(INSTALL_LOG, 'utf8'), 30) : '';
+		const logTail = fs.existsSync(INSTALL_LOG)
+			? tail(fs.readFileSync(INSTALL_LOG, 'utf8'), 30)
+			: '';
 		if (logTail) log(logTail);
-		const reason = typeof error.status === 'number' ? `npm exited with ${error.status}` : error.message;
-		throw new Error(`Installing n8n failed at ${what}: ${reason}. Its last lines are above; the full log: ${INSTALL_LOG}`);
+		const reason =
+			typeof error.status === 'number' ? `npm exited with ${error.status}` : error.message;
+		throw new Error(
+			`Installing n8n failed at ${what}: ${reason}. Its last lines are above; the full log: ${INSTALL_LOG}`,
+		);
 	}
 }
 
 /** `npm pack` of the built package; returns the tarball path. */
 function packPackage(outDir) {
 	fs.mkdirSync(outDir, { recursive: true });
-	const output = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir, '--loglevel=error'], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	});
+	const output = execFileSync(
+		'npm',
+		['pack', '--json', '--pack-destination', outDir, '--loglevel=error'],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+		},
+	);
 	const [{ filename, files }] = JSON.parse(output);
 	return { tarball: path.join(outDir, filename), files: files.map((f) => f.path) };
 }
@@ -160,7 +189,8 @@ async function importCredentials(userFolder, workDir, credentials) {
 /** Imports workflows, one JSON file each in `dir` (created, or added to). */
 async function importWorkflows(userFolder, dir, workflows) {
 	fs.mkdirSync(dir, { recursive: true });
-	for (const workflow of workflows) fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+	for (const workflow of workflows)
+		fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 	await n8nCli(userFolder, ['import:workflow', '--separate', `--input=${dir}`]);
 }
 
@@ -182,7 +212,8 @@ function n8nEnv(userFolder, extra = {}) {
 		N8N_LOG_LEVEL: 'warn',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		// Modules that call n8n's own cloud services (unreachable here) or are not needed to run community nodes.
-		N8N_DISABLED_MODULES: 'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
+		N8N_DISABLED_MODULES:
+			'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
 		...extra,
 	};
 }
@@ -202,14 +233,23 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn
 		child.stderr.on('data', (d) => (stderr += d));
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
-			reject(new Error(`n8n ${args[0]} did not finish in ${timeoutMs / 1000} s:\n${tail(stdout + stderr)}`));
+			reject(
+				new Error(
+					`n8n ${args[0]} did not finish in ${timeoutMs / 1000} s:\n${tail(stdout + stderr)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
 			if (code === 0) resolve(stdout);
 			else {
 				const ended = code === null ? `was ended by ${signal}` : `exited with ${code}`;
-				reject(Object.assign(new Error(`n8n ${args.join(' ')} ${ended}:\n${tail(stdout + stderr)}`), { stdout, stderr }));
+				reject(
+					Object.assign(new Error(`n8n ${args.join(' ')} ${ended}:\n${tail(stdout + stderr)}`), {
+						stdout,
+						stderr,
+					}),
+				);
 			}
 		});
 	});
@@ -249,7 +289,11 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 	const editorPort = port ?? (await freePort());
 	const brokerPort = await freePort();
 	const child = spawn(process.execPath, [N8N_BIN, 'start'], {
-		env: n8nEnv(userFolder, { N8N_PORT: String(editorPort), N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...env }),
+		env: n8nEnv(userFolder, {
+			N8N_PORT: String(editorPort),
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			...env,
+		}),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
@@ -281,7 +325,10 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 	};
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`n8n exited (code ${child.exitCode}) before its editor came up:\n${tail(output)}`);
+		if (child.exitCode !== null)
+			throw new Error(
+				`n8n exited (code ${child.exitCode}) before its editor came up:\n${tail(output)}`,
+			);
 		if (Date.now() > deadline) {
 			await stop();
 			throw new Error(`n8n did not come up within ${timeoutMs / 1000} s:\n${tail(output)}`);
@@ -299,7 +346,12 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 
 /** The REST API as the editor uses it: an owner account, then its session cookie. */
 async function ownerSession(url) {
-	const owner = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Messaging-demo-1' };
+	const owner = {
+		email: 'owner@example.com',
+		firstName: 'Demo',
+		lastName: 'Owner',
+		password: 'Messaging-demo-1',
+	};
 	let response = await fetch(`${url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -312,8 +364,12 @@ async function ownerSession(url) {
 			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
 		});
 	}
-	if (!response.ok) throw new Error(`Could not sign in to n8n: ${response.status} ${await response.text()}`);
-	const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	if (!response.ok)
+		throw new Error(`Could not sign in to n8n: ${response.status} ${await response.text()}`);
+	const cookie = response.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	const rest = async (method, route, body) => {
 		const res = await fetch(`${url}/rest${route}`, {
 			method,

@@ -26,7 +26,9 @@ function chainWorkflow({ id, name = id, nodes }) {
 	}));
 	const connections = {};
 	for (let i = 1; i < placed.length; i++) {
-		connections[placed[i - 1].name] = { main: [[{ node: placed[i].name, type: 'main', index: 0 }]] };
+		connections[placed[i - 1].name] = {
+			main: [[{ node: placed[i].name, type: 'main', index: 0 }]],
+		};
 	}
 	return {
 		id,

@@ -17,26 +17,60 @@ const EXECUTE_ONCE = { executeOnce: true };
 const CONTINUE_ON_FAIL = { onError: 'continueRegularOutput' };
 
 function messageOperations(conversationId) {
-	const msg = (name, parameters, extra) => messaging(name, { resource: 'message', ...parameters }, extra);
+	const msg = (name, parameters, extra) =>
+		messaging(name, { resource: 'message', ...parameters }, extra);
 	const current = byId('={{ $json.id }}');
 	return chainWorkflow({
 		id: 'e2eMessageOps00',
 		name: 'E2E message operations',
 		nodes: [
 			manualTrigger(),
-			msg('Send', { operation: 'send', conversationId: byId(conversationId), text: 'E2E hello & [welcome] 👋', additionalFields: { attachments: '[{"name":"a.txt"}]' } }),
+			msg('Send', {
+				operation: 'send',
+				conversationId: byId(conversationId),
+				text: 'E2E hello & [welcome] 👋',
+				additionalFields: { attachments: '[{"name":"a.txt"}]' },
+			}),
 			msg('Get', { operation: 'get', messageId: current }),
-			msg('Update', { operation: 'update', messageId: current, updateFields: { text: 'E2E edited', reactions: { reaction: [{ name: 'like', reactors: 'ann, bob' }] } } }),
-			msg('Add Reaction', { operation: 'addReaction', messageId: current, reaction: 'party & fun', reactor: 'zoë' }),
-			msg('Remove Reaction', { operation: 'removeReaction', messageId: current, reaction: 'like', reactor: 'ann' }),
+			msg('Update', {
+				operation: 'update',
+				messageId: current,
+				updateFields: {
+					text: 'E2E edited',
+					reactions: { reaction: [{ name: 'like', reactors: 'ann, bob' }] },
+				},
+			}),
+			msg('Add Reaction', {
+				operation: 'addReaction',
+				messageId: current,
+				reaction: 'party & fun',
+				reactor: 'zoë',
+			}),
+			msg('Remove Reaction', {
+				operation: 'removeReaction',
+				messageId: current,
+				reaction: 'like',
+				reactor: 'ann',
+			}),
 			msg('Delete', { operation: 'delete', messageId: current }),
-			msg('Get Many', { operation: 'getAll', returnAll: false, limit: 2, filters: { conversationId: byId(conversationId) }, options: { isoTimestamps: true } }, EXECUTE_ONCE),
+			msg(
+				'Get Many',
+				{
+					operation: 'getAll',
+					returnAll: false,
+					limit: 2,
+					filters: { conversationId: byId(conversationId) },
+					options: { isoTimestamps: true },
+				},
+				EXECUTE_ONCE,
+			),
 		],
 	});
 }
 
 function conversationOperations(contactId) {
-	const conv = (name, parameters, extra) => messaging(name, { resource: 'conversation', ...parameters }, extra);
+	const conv = (name, parameters, extra) =>
+		messaging(name, { resource: 'conversation', ...parameters }, extra);
 	const current = byId('={{ $json.id }}');
 	return chainWorkflow({
 		id: 'e2eConvOps00001',
@@ -45,14 +79,22 @@ function conversationOperations(contactId) {
 			manualTrigger(),
 			conv('Create', { operation: 'create', createWith: 'contact', contactId }),
 			conv('Get', { operation: 'get', conversationId: current }),
-			conv('Update', { operation: 'update', conversationId: current, updateFields: { isMuted: true, isPinned: true, archivedAt: '2026-01-02T03:04:05Z' } }),
+			conv('Update', {
+				operation: 'update',
+				conversationId: current,
+				updateFields: { isMuted: true, isPinned: true, archivedAt: '2026-01-02T03:04:05Z' },
+			}),
 			conv('Unarchive', { operation: 'unarchive', conversationId: current }),
 			conv('Unpin', { operation: 'unpin', conversationId: current }),
 			conv('Unmute', { operation: 'unmute', conversationId: current }),
 			conv('Pin', { operation: 'pin', conversationId: current }),
 			conv('Mute', { operation: 'mute', conversationId: current }),
 			conv('Archive', { operation: 'archive', conversationId: current }),
-			conv('Get Many', { operation: 'getAll', returnAll: true, filters: { archived: true, muted: true } }, EXECUTE_ONCE),
+			conv(
+				'Get Many',
+				{ operation: 'getAll', returnAll: true, filters: { archived: true, muted: true } },
+				EXECUTE_ONCE,
+			),
 			conv('Delete', { operation: 'delete', conversationId: current }),
 		],
 	});
@@ -64,10 +106,19 @@ function continueOnFail() {
 		name: 'E2E continue on fail',
 		nodes: [
 			manualTrigger(),
-			messaging('Conversations', { resource: 'conversation', operation: 'getAll', returnAll: false, limit: 3 }),
+			messaging('Conversations', {
+				resource: 'conversation',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 3,
+			}),
 			messaging(
 				'Get Each',
-				{ resource: 'conversation', operation: 'get', conversationId: byId("={{ $itemIndex === 1 ? 'conv_missing' : $json.id }}") },
+				{
+					resource: 'conversation',
+					operation: 'get',
+					conversationId: byId("={{ $itemIndex === 1 ? 'conv_missing' : $json.id }}"),
+				},
 				CONTINUE_ON_FAIL,
 			),
 		],
@@ -83,16 +134,37 @@ function triggerToLog(inboxId, logId) {
 			{
 				name: 'Messaging Trigger',
 				type: 'n8n-nodes-messaging.messagingTrigger',
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, conversationId: byId(inboxId), options: {} },
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					conversationId: byId(inboxId),
+					options: {},
+				},
 				credentials,
 			},
-			messaging('Log', { resource: 'message', operation: 'send', conversationId: byId(logId), text: '=seen {{ $json.id }}' }),
+			messaging('Log', {
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId(logId),
+				text: '=seen {{ $json.id }}',
+			}),
 		],
 	});
 }
 
 function credential(baseUrl, accessToken) {
-	return { id: CREDENTIAL_ID, name: 'Messaging (sandbox)', type: 'messagingApi', data: { baseUrl, accessToken, timestampUnit: 'auto', ownContactId: '' } };
+	return {
+		id: CREDENTIAL_ID,
+		name: 'Messaging (sandbox)',
+		type: 'messagingApi',
+		data: { baseUrl, accessToken, timestampUnit: 'auto', ownContactId: '' },
+	};
 }
 
-module.exports = { messageOperations, conversationOperations, continueOnFail, triggerToLog, credential, CREDENTIAL_ID };
+module.exports = {
+	messageOperations,
+	conversationOperations,
+	continueOnFail,
+	triggerToLog,
+	credential,
+	CREDENTIAL_ID,
+};
