@@ -2,7 +2,7 @@
 /** The package's own build, as `npm run build` runs it: TypeScript and icons into dist/. */
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
-const { ROOT } = require('./n8n');
+const { ROOT } = require('./n8n-runtime');
 
 /** Builds dist/ quietly; on failure the error carries the build's last lines. */
 function buildPackage() {
