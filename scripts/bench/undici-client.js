@@ -8,12 +8,22 @@
 const { Agent, request } = require('undici');
 
 async function main() {
-	const { baseUrl, token, workload, items, concurrency, conversationId } = JSON.parse(process.argv[2]);
-	const agent = new Agent({ keepAliveTimeout: 30_000, connections: concurrency === 'unbounded' ? null : concurrency });
+	const { baseUrl, token, workload, items, concurrency, conversationId } = JSON.parse(
+		process.argv[2],
+	);
+	const agent = new Agent({
+		keepAliveTimeout: 30_000,
+		connections: concurrency === 'unbounded' ? null : concurrency,
+	});
 	const headers = { authorization: `Bearer ${token}` };
 	const form = { ...headers, 'content-type': 'application/x-www-form-urlencoded' };
 	const call = async (method, path, body) => {
-		const response = await request(`${baseUrl}/v1/${path}`, { method, headers: body ? form : headers, body, dispatcher: agent });
+		const response = await request(`${baseUrl}/v1/${path}`, {
+			method,
+			headers: body ? form : headers,
+			body,
+			dispatcher: agent,
+		});
 		const text = await response.body.text();
 		if (response.statusCode >= 300) throw new Error(`${response.statusCode}`);
 		return JSON.parse(text);
@@ -24,7 +34,10 @@ async function main() {
 		let cursor;
 		let count = 0;
 		for (;;) {
-			const page = await call('GET', `messages?conversation_id=${conversationId}&limit=100${cursor ? `&starting_after=${cursor}` : ''}`);
+			const page = await call(
+				'GET',
+				`messages?conversation_id=${conversationId}&limit=100${cursor ? `&starting_after=${cursor}` : ''}`,
+			);
 			count += page.data.length;
 			if (!page.has_more) break;
 			cursor = page.data.at(-1).id;
@@ -52,7 +65,15 @@ async function main() {
 	}
 	const wallMs = performance.now() - started;
 	await agent.close();
-	console.log(JSON.stringify({ wallMs, failed, rssPeakKb: Number(/VmHWM:\s+(\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1]) }));
+	console.log(
+		JSON.stringify({
+			wallMs,
+			failed,
+			rssPeakKb: Number(
+				/VmHWM:\s+(\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1],
+			),
+		}),
+	);
 }
 
 main().catch((error) => {

@@ -1,53 +1,28 @@
 'use strict';
 /**
- * The real n8n that the demo, the end-to-end suite and the benchmark use: installed once into
- * .n8n-runtime/ (git-ignored, reused), with this package installed into a user folder the way
- * n8n's community-package installer does it (package mode, no peer dependencies).
+ * The real n8n that the demo, the end-to-end suite and the benchmark use (installed by ./n8n-runtime.js),
+ * with this package installed into a user folder the way n8n's community-package installer does it
+ * (package mode, no peer dependencies); its CLI, `n8n start`, and its REST API as the editor uses it.
  */
 const { execFileSync, spawn } = require('node:child_process');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const { ROOT, N8N_BIN, ensureN8n, log, tail } = require('./n8n-runtime');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const RUNTIME_DIR = path.join(ROOT, '.n8n-runtime');
-const RUNTIME_MANIFEST = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
-const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const PACKAGE_NAME = 'n8n-nodes-messaging';
-
-const log = (message) => process.stderr.write(`${message}\n`);
-
-/** Installs the pinned n8n into .n8n-runtime/ unless it is there already (about 4 minutes the first time). */
-function ensureN8n() {
-	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
-	const stamp = path.join(RUNTIME_DIR, '.installed');
-	const wanted = crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
-	const sqlite = path.join(RUNTIME_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-	const installed = fs.existsSync(N8N_BIN) && fs.existsSync(sqlite) && fs.existsSync(stamp);
-	if (installed && fs.readFileSync(stamp, 'utf8') === wanted) return;
-	log('Installing n8n into .n8n-runtime/ (once; about 4 minutes and 1.3 GB)…');
-	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
-	fs.writeFileSync(path.join(RUNTIME_DIR, 'package.json'), manifest);
-	// `npm run` passes the project's own config (ignore-scripts=true from .npmrc) on as npm_config_* variables:
-	// drop it here, or the native rebuild below silently does nothing.
-	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
-	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
-	const npm = (args) => execFileSync('npm', args, { cwd: RUNTIME_DIR, env, stdio: ['ignore', 'ignore', 'inherit'] });
-	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
-	npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
-	npm(['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error']);
-	if (!fs.existsSync(sqlite)) throw new Error(`n8n's sqlite3 did not build (${sqlite} is missing): see the npm output above`);
-	fs.writeFileSync(stamp, wanted);
-}
 
 /** `npm pack` of the built package; returns the tarball path. */
 function packPackage(outDir) {
 	fs.mkdirSync(outDir, { recursive: true });
-	const output = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir, '--loglevel=error'], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	});
+	const output = execFileSync(
+		'npm',
+		['pack', '--json', '--pack-destination', outDir, '--loglevel=error'],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+		},
+	);
 	const [{ filename, files }] = JSON.parse(output);
 	return { tarball: path.join(outDir, filename), files: files.map((f) => f.path) };
 }
@@ -95,6 +70,21 @@ async function freePort() {
 	});
 }
 
+/** Imports credentials (plain `data`; n8n encrypts it on import) through a JSON file in `workDir`. */
+async function importCredentials(userFolder, workDir, credentials) {
+	const file = path.join(workDir, 'credentials.json');
+	fs.writeFileSync(file, JSON.stringify(credentials));
+	await n8nCli(userFolder, ['import:credentials', `--input=${file}`]);
+}
+
+/** Imports workflows, one JSON file each in `dir` (created, or added to). */
+async function importWorkflows(userFolder, dir, workflows) {
+	fs.mkdirSync(dir, { recursive: true });
+	for (const workflow of workflows)
+		fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+	await n8nCli(userFolder, ['import:workflow', '--separate', `--input=${dir}`]);
+}
+
 function n8nEnv(userFolder, extra = {}) {
 	return {
 		...process.env,
@@ -111,7 +101,8 @@ function n8nEnv(userFolder, extra = {}) {
 		N8N_LOG_LEVEL: 'warn',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		// Modules that call n8n's own cloud services (unreachable here) or are not needed to run community nodes.
-		N8N_DISABLED_MODULES: 'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
+		N8N_DISABLED_MODULES:
+			'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
 		...extra,
 	};
 }
@@ -131,17 +122,27 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn
 		child.stderr.on('data', (d) => (stderr += d));
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
-			reject(new Error(`n8n ${args[0]} did not finish in ${timeoutMs / 1000} s:\n${tail(stdout + stderr)}`));
+			reject(
+				new Error(
+					`n8n ${args[0]} did not finish in ${timeoutMs / 1000} s:\n${tail(stdout + stderr)}`,
+				),
+			);
 		}, timeoutMs);
-		child.on('exit', (code) => {
+		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
 			if (code === 0) resolve(stdout);
-			else reject(Object.assign(new Error(`n8n ${args.join(' ')} exited with ${code}:\n${tail(stdout + stderr)}`), { stdout, stderr }));
+			else {
+				const ended = code === null ? `was ended by ${signal}` : `exited with ${code}`;
+				reject(
+					Object.assign(new Error(`n8n ${args.join(' ')} ${ended}:\n${tail(stdout + stderr)}`), {
+						stdout,
+						stderr,
+					}),
+				);
+			}
 		});
 	});
 }
-
-const tail = (text, lines = 25) => text.trim().split('\n').slice(-lines).join('\n');
 
 /** `n8n execute --id=… --rawOutput`: the run's JSON (n8n prints log lines before it). */
 async function executeWorkflow(userFolder, id, options) {
@@ -177,7 +178,11 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 	const editorPort = port ?? (await freePort());
 	const brokerPort = await freePort();
 	const child = spawn(process.execPath, [N8N_BIN, 'start'], {
-		env: n8nEnv(userFolder, { N8N_PORT: String(editorPort), N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...env }),
+		env: n8nEnv(userFolder, {
+			N8N_PORT: String(editorPort),
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			...env,
+		}),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
@@ -209,7 +214,10 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 	};
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`n8n exited (code ${child.exitCode}) before its editor came up:\n${tail(output)}`);
+		if (child.exitCode !== null)
+			throw new Error(
+				`n8n exited (code ${child.exitCode}) before its editor came up:\n${tail(output)}`,
+			);
 		if (Date.now() > deadline) {
 			await stop();
 			throw new Error(`n8n did not come up within ${timeoutMs / 1000} s:\n${tail(output)}`);
@@ -227,7 +235,12 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 
 /** The REST API as the editor uses it: an owner account, then its session cookie. */
 async function ownerSession(url) {
-	const owner = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Messaging-demo-1' };
+	const owner = {
+		email: 'owner@example.com',
+		firstName: 'Demo',
+		lastName: 'Owner',
+		password: 'Messaging-demo-1',
+	};
 	let response = await fetch(`${url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -240,8 +253,12 @@ async function ownerSession(url) {
 			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
 		});
 	}
-	if (!response.ok) throw new Error(`Could not sign in to n8n: ${response.status} ${await response.text()}`);
-	const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	if (!response.ok)
+		throw new Error(`Could not sign in to n8n: ${response.status} ${await response.text()}`);
+	const cookie = response.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
 	const rest = async (method, route, body) => {
 		const res = await fetch(`${url}/rest${route}`, {
 			method,
@@ -269,6 +286,8 @@ module.exports = {
 	installFolderPackage,
 	n8nCli,
 	executeWorkflow,
+	importCredentials,
+	importWorkflows,
 	startN8n,
 	ownerSession,
 	freePort,

@@ -1,5 +1,6 @@
 'use strict';
 const { createSandbox } = require('../../sandbox/server');
+const { byId } = require('../../scripts/lib/workflows');
 
 const TOKEN = 'test-token-5f1c9a';
 /** A password tests put into a Base URL's user info: like the token, it must never show in any output. */
@@ -17,9 +18,6 @@ async function startSandbox(options = {}) {
 	};
 	return { sandbox, credentials };
 }
-
-/** A resource locator value as the editor stores it. */
-const byId = (value) => ({ __rl: true, mode: 'id', value });
 
 /** The requests that reached the sandbox, as method, path+query and body bytes. */
 const wire = (sandbox) => sandbox.requests.map((r) => ({ method: r.method, url: r.path + r.query, body: r.body }));

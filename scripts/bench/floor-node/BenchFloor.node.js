@@ -37,7 +37,13 @@ class BenchFloor {
 				const url = this.getNodeParameter('url', i);
 				const headers = { Authorization: authorization };
 				if (body) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-				const response = await this.helpers.httpRequest({ method, url, headers, body: body || undefined, json: true });
+				const response = await this.helpers.httpRequest({
+					method,
+					url,
+					headers,
+					body: body || undefined,
+					json: true,
+				});
 				output[i] = { json: response, pairedItem: { item: i } };
 			}
 		};

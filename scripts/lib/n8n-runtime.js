@@ -1,0 +1,122 @@
+'use strict';
+/**
+ * The real n8n (the version scripts/n8n-runtime/package.json pins), installed once into .n8n-runtime/
+ * (git-ignored, reused by the demo, the end-to-end suite and the benchmark).
+ */
+const { execFileSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const RUNTIME_DIR = path.join(ROOT, '.n8n-runtime');
+const RUNTIME_MANIFEST = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
+const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+const INSTALL_LOG = path.join(RUNTIME_DIR, 'install.log');
+const SQLITE_BINDING = path.join(
+	RUNTIME_DIR,
+	'node_modules',
+	'sqlite3',
+	'build',
+	'Release',
+	'node_sqlite3.node',
+);
+
+const log = (message) => process.stderr.write(`${message}\n`);
+const tail = (text, lines = 25) => text.trim().split('\n').slice(-lines).join('\n');
+
+/**
+ * Installs the pinned n8n into .n8n-runtime/ unless it is there already. The install prints hundreds of
+ * lines (native builds): one progress line per phase here, the full output in .n8n-runtime/install.log.
+ */
+function ensureN8n() {
+	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
+	if (runtimeIsCurrent(manifest)) return;
+	log('Installing n8n into .n8n-runtime/ (once; about 4 minutes and 1.3 GB)…');
+	const started = Date.now();
+	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
+	fs.rmSync(path.join(RUNTIME_DIR, '.installed'), { force: true });
+	fs.writeFileSync(path.join(RUNTIME_DIR, 'package.json'), manifest);
+	fs.writeFileSync(INSTALL_LOG, '');
+	// `npm run` passes the project's own config (ignore-scripts=true from .npmrc) on as npm_config_* variables:
+	// drop it here, or the native rebuild below silently does nothing.
+	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
+	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
+	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
+	const phases = [
+		{
+			step: 'npm install',
+			expected: 'about 3 min',
+			args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		},
+		{
+			step: 'build sqlite3 and isolated-vm',
+			expected: 'about 1 min',
+			args: ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error'],
+		},
+	];
+	phases.forEach(({ step, expected, args }, index) => {
+		log(`n8n install ${index + 1}/${phases.length}: ${step} (${expected})…`);
+		installStep(step, () => npmLogged(args, env));
+	});
+	installStep('the sqlite3 check', () => {
+		if (!fs.existsSync(SQLITE_BINDING))
+			throw new Error(`n8n's sqlite3 did not build (${SQLITE_BINDING} is missing)`);
+	});
+	fs.writeFileSync(path.join(RUNTIME_DIR, '.installed'), installStamp(manifest));
+	log(
+		`n8n installed in ${Math.round((Date.now() - started) / 1000)} s (full log: ${path.relative(ROOT, INSTALL_LOG)})`,
+	);
+}
+
+/**
+ * Whether .n8n-runtime/ holds a finished install of what the manifest asks for, under this Node. The stamp
+ * hashes the manifest as installed (kept beside it); only the fields npm installs from are compared with the
+ * current manifest, so editing its description does not cost a reinstall.
+ */
+function runtimeIsCurrent(manifest) {
+	const stamp = path.join(RUNTIME_DIR, '.installed');
+	const installedManifest = path.join(RUNTIME_DIR, 'package.json');
+	if (![N8N_BIN, SQLITE_BINDING, stamp, installedManifest].every((file) => fs.existsSync(file)))
+		return false;
+	const installed = fs.readFileSync(installedManifest, 'utf8');
+	if (fs.readFileSync(stamp, 'utf8') !== installStamp(installed)) return false;
+	const installs = (text) => {
+		const { dependencies, overrides } = JSON.parse(text);
+		return JSON.stringify({ dependencies, overrides });
+	};
+	return installs(installed) === installs(manifest);
+}
+
+const installStamp = (manifest) =>
+	crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
+
+/** Runs npm in .n8n-runtime/ with its output appended to the install log. */
+function npmLogged(args, env) {
+	fs.appendFileSync(INSTALL_LOG, `\n$ npm ${args.join(' ')}\n`);
+	const out = fs.openSync(INSTALL_LOG, 'a');
+	try {
+		execFileSync('npm', args, { cwd: RUNTIME_DIR, env, stdio: ['ignore', out, out] });
+	} finally {
+		fs.closeSync(out);
+	}
+}
+
+/** A failed install step: the log's last lines on the terminal, and where the rest is. */
+function installStep(what, step) {
+	try {
+		step();
+	} catch (error) {
+		const logTail = fs.existsSync(INSTALL_LOG)
+			? tail(fs.readFileSync(INSTALL_LOG, 'utf8'), 30)
+			: '';
+		if (logTail) log(logTail);
+		const reason =
+			typeof error.status === 'number' ? `npm exited with ${error.status}` : error.message;
+		throw new Error(
+			`Installing n8n failed at ${what}: ${reason}. Its last lines are above; the full log: ${INSTALL_LOG}`,
+		);
+	}
+}
+
+module.exports = { ROOT, RUNTIME_DIR, N8N_BIN, ensureN8n, log, tail };
