@@ -46,7 +46,8 @@ export class InterruptibleTurns extends Throttle {
 
 export class Cancelled extends Error {
 	constructor() {
-		super('The execution was cancelled while waiting for a reply');
+		// n8n reads "canceled" in a node's error as a cancelled execution, not a failed one.
+		super('The execution was canceled while waiting for a reply');
 	}
 }
 

@@ -9,7 +9,9 @@
  *   When nothing came, the sent message is the first of the first page: one request.
  * - oldest first: `starting_after=<sent id>` lists exactly the newer messages, paged on the same way.
  *   When nothing came, that page is empty: one request.
- * The order is read off the first page (timestamps around the sent message); until it shows, newest first.
+ * The order is read off the first page (timestamps around the sent message). When that page cannot tell
+ * (all its messages share the sent message's timestamp), `probeOrder` may read it elsewhere (the account's
+ * list); until some page shows it, newest first.
  */
 
 export interface ChatMessage {
@@ -108,6 +110,9 @@ export function compilePattern(source: string): RegExp | { problem: string } {
 
 export type FetchPage = (cursor: string | undefined) => Promise<ChatPage>;
 
+/** Another list of the same service whose neighbours may show the order (one request). */
+export type ProbeOrder = () => Promise<ChatMessage[]>;
+
 /**
  * One per waiting item. `check()` reads what came since the sent message and returns the first reply
  * (the oldest matching message), or undefined. Messages already examined are not returned twice.
@@ -124,7 +129,10 @@ export class ReplyWatcher {
 		private readonly sent: ChatMessage,
 		private readonly filter: ReplyFilter,
 		private readonly fetchPage: FetchPage,
+		private readonly probeOrder?: ProbeOrder,
 	) {}
+
+	private probed = false;
 
 	get listOrder(): ListOrder | undefined {
 		return this.order;
@@ -150,6 +158,12 @@ export class ReplyWatcher {
 		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
 			const { messages, hasMore } = await this.page(cursor);
 			this.order ??= orderShownBy(messages, this.sent, cursor === undefined);
+			if (this.order === undefined && !this.probed && this.probeOrder && messages.some((m) => m.id !== this.sent.id)) {
+				// Messages beside the sent one, all from the same instant: above or below it means newer or older.
+				this.probed = true;
+				this.requests += 1;
+				this.order = orderShownBy(await this.probeOrder(), this.sent, false);
+			}
 			if (this.order === 'oldestFirst') return 'order changed';
 			for (const message of messages) {
 				if (message.id === this.sent.id) return above;

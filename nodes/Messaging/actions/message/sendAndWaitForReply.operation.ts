@@ -188,10 +188,19 @@ export async function execute(
 		const data = Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
 		return { messages: data.filter((m) => m && typeof m.id === 'string'), hasMore: page.has_more === true };
 	};
+	const probeOrder = async (): Promise<ChatMessage[]> => {
+		const page = await messagingApiRequest.call(
+			this,
+			{ method: 'GET', path: ['messages'], query: { limit: CHECK_PAGE_SIZE } },
+			{ itemIndex, throttle: turns },
+		);
+		return Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
+	};
 	const watcher = new ReplyWatcher(
 		sent,
 		{ conversationId: settings.conversationId, own, fromContact: settings.fromContact, pattern: settings.pattern },
 		fetchPage,
+		probeOrder,
 	);
 
 	try {
