@@ -1,4 +1,5 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { messagingApiRequest, type Throttle } from '../../shared/transport';
 import { inputError } from '../helpers/parameters';
@@ -20,8 +21,14 @@ export async function getConversationOrFail(
 		if ((error as { httpCode?: unknown }).httpCode === '404') {
 			throw inputError(context, itemIndex, 'Conversation', `"${conversationId}" does not exist`);
 		}
-		throw error;
+		throw nodeErrorOf(context.getNode(), error, itemIndex);
 	}
+}
+
+/** A caught error as the node error it is, or wrapped with the item index. */
+export function nodeErrorOf(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
 export async function postMessage(

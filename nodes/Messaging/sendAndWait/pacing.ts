@@ -44,10 +44,12 @@ export class InterruptibleTurns extends Throttle {
 	}
 }
 
+/** n8n reads "canceled" in a node's error as a cancelled execution, not a failed one. */
+export const CANCELED_MESSAGE = 'The execution was canceled while waiting for a reply';
+
 export class Cancelled extends Error {
 	constructor() {
-		// n8n reads "canceled" in a node's error as a cancelled execution, not a failed one.
-		super('The execution was canceled while waiting for a reply');
+		super(CANCELED_MESSAGE);
 	}
 }
 
@@ -55,13 +57,17 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new Cancelled();
 }
 
-/** Sleeps `ms`, or ends at once (throwing Cancelled) when the execution is cancelled; clears its timer either way. */
-export async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	throwIfCancelled(signal);
+/**
+ * Sleeps `ms`, or ends at once when the execution is cancelled (its timer cleared). Returns false when
+ * cancelled.
+ */
+export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+	if (signal?.aborted) return false;
 	try {
 		await sleep(ms, signal);
-	} catch (error) {
-		if (signal?.aborted) throw new Cancelled();
-		throw error;
+		return true;
+	} catch {
+		// sleep() rejects only when the signal fires
+		return false;
 	}
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
-import { getConversationOrFail, getMessageText, postMessage } from '../../sendAndWait/conversation';
+import { getConversationOrFail, getMessageText, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
 import { requestMessageText, waitTillFrom, type LimitWaitTime, type ResponseLink } from '../../sendAndWait/links';
 import type { RunContext } from '../types';
 
@@ -229,10 +229,7 @@ export async function executeSendAndWait(
 		await postMessage(this, conversationId, requestMessageText(message, responseLinks(this)), itemIndex, run.throttle);
 		await this.putExecutionToWait(waitTill);
 	} catch (error) {
-		if (!this.continueOnFail()) {
-			if (error instanceof NodeOperationError || error instanceof NodeApiError) throw error;
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		}
+		if (!this.continueOnFail()) throw nodeErrorOf(this.getNode(), error, itemIndex);
 		return [[{ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } }]];
 	}
 	return [this.getInputData()];

@@ -5,8 +5,8 @@ import { getMessagingCredentials, messagingApiRequest } from '../../../shared/tr
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
-import { getConversationOrFail, getMessageText, postMessage } from '../../sendAndWait/conversation';
-import { Cancelled, DeadlineReached, InterruptibleTurns, pause } from '../../sendAndWait/pacing';
+import { getConversationOrFail, getMessageText, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
+import { CANCELED_MESSAGE, Cancelled, DeadlineReached, InterruptibleTurns, pause } from '../../sendAndWait/pacing';
 import {
 	compilePattern,
 	ReplyWatcher,
@@ -58,9 +58,9 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{
-				name: 'Output the Item With "timedOut: true"',
+				name: 'Output Timed Out Item',
 				value: 'output',
-				description: 'The workflow goes on; reply is null',
+				description: 'The workflow goes on with { sent, reply: null, timedOut: true }',
 			},
 			{
 				name: 'Fail',
@@ -203,26 +203,21 @@ export async function execute(
 		probeOrder,
 	);
 
-	try {
-		for (;;) {
-			let reply: ChatMessage | undefined;
-			try {
-				reply = await watcher.check();
-			} catch (error) {
-				if (error instanceof DeadlineReached) break;
-				// Rate limited past the transport's retries: this check is skipped, the wait goes on.
-				if ((error as { httpCode?: unknown }).httpCode !== '429') throw error;
-			}
-			if (reply) return { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
-			const remaining = deadline - Date.now();
-			if (remaining <= 0) break;
-			await pause(Math.min(settings.intervalMs, remaining), cancelSignal);
+	const cancelled = () => new NodeOperationError(this.getNode(), CANCELED_MESSAGE, { itemIndex });
+	for (;;) {
+		let reply: ChatMessage | undefined;
+		try {
+			reply = await watcher.check();
+		} catch (error) {
+			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
+			if (error instanceof DeadlineReached) break;
+			// Rate limited past the transport's retries: this check is skipped, the wait goes on.
+			if ((error as { httpCode?: unknown }).httpCode !== '429') throw nodeErrorOf(this.getNode(), error, itemIndex);
 		}
-	} catch (error) {
-		if (error instanceof Cancelled || cancelSignal?.aborted) {
-			throw new NodeOperationError(this.getNode(), new Cancelled().message, { itemIndex });
-		}
-		throw error;
+		if (reply) return { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) break;
+		if (!(await pause(Math.min(settings.intervalMs, remaining), cancelSignal))) throw cancelled();
 	}
 
 	if (settings.onTimeout === 'error') {
