@@ -26,7 +26,11 @@ export async function getConversationOrFail(
 }
 
 /** A caught error as the node error it is, or wrapped with the item index. */
-export function nodeErrorOf(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function nodeErrorOf(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
@@ -40,7 +44,11 @@ export async function postMessage(
 ): Promise<IDataObject> {
 	return await messagingApiRequest.call(
 		context,
-		{ method: 'POST', path: ['messages'], body: { conversation_id: conversationId, message: text } },
+		{
+			method: 'POST',
+			path: ['messages'],
+			body: { conversation_id: conversationId, message: text },
+		},
 		{ itemIndex, throttle },
 	);
 }
@@ -48,7 +56,8 @@ export async function postMessage(
 /** The Message parameter: text that is not blank. */
 export function getMessageText(context: IExecuteFunctions, itemIndex: number): string {
 	const raw = context.getNodeParameter('message', itemIndex, '') as unknown;
-	const text = raw === undefined || raw === null ? '' : typeof raw === 'string' ? raw : JSON.stringify(raw);
+	const text =
+		raw === undefined || raw === null ? '' : typeof raw === 'string' ? raw : JSON.stringify(raw);
 	if (text.trim() === '') throw inputError(context, itemIndex, 'Message', 'is empty');
 	return text;
 }

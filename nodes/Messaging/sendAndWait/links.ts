@@ -40,21 +40,27 @@ const UNIT_MS: Record<string, number> = {
  * When the execution goes on by itself if nobody answered: n8n's WAIT_INDEFINITELY without a limit.
  * Returns a problem sentence instead of a date when the limit cannot be used.
  */
-export function waitTillFrom(limit: LimitWaitTime | undefined, now: number): Date | { problem: string } {
+export function waitTillFrom(
+	limit: LimitWaitTime | undefined,
+	now: number,
+): Date | { problem: string } {
 	if (!limit || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
 	if ((limit.limitType ?? 'afterTimeInterval') === 'afterTimeInterval') {
 		const amount = Number(limit.resumeAmount ?? 1);
 		const unit = UNIT_MS[limit.resumeUnit ?? 'hours'];
 		if (unit === undefined) return { problem: `has an unknown unit "${limit.resumeUnit}"` };
 		if (!Number.isFinite(amount) || amount <= 0) {
-			return { problem: `must be a positive amount of ${limit.resumeUnit ?? 'hours'} (got "${limit.resumeAmount}")` };
+			return {
+				problem: `must be a positive amount of ${limit.resumeUnit ?? 'hours'} (got "${limit.resumeAmount}")`,
+			};
 		}
 		return new Date(now + amount * unit);
 	}
 	if (limit.limitType === 'atSpecifiedTime') {
 		const raw = limit.maxDateAndTime;
 		const date = raw instanceof Date ? raw : new Date(raw === undefined || raw === '' ? NaN : raw);
-		if (Number.isNaN(date.getTime())) return { problem: `has no valid Max Date and Time (got "${raw ?? ''}")` };
+		if (Number.isNaN(date.getTime()))
+			return { problem: `has no valid Max Date and Time (got "${raw ?? ''}")` };
 		return date;
 	}
 	return { problem: `has an unknown Limit Type "${limit.limitType}"` };

@@ -7,7 +7,8 @@
  * Sent with every page: a sandbox (no script, no same-origin access) that still allows the form's POST,
  * the policy n8n puts on its own form pages.
  */
-export const PAGE_CSP = "sandbox allow-forms; default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'";
+export const PAGE_CSP =
+	"sandbox allow-forms; default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'";
 
 /** The form field that carries the Free Text answer. */
 export const RESPONSE_FIELD = 'response';
@@ -61,7 +62,10 @@ ${options.error ? `<p class="error">${escapeHtml(options.error)}</p>` : ''}
 }
 
 export function recordedPage(): string {
-	return page('Response recorded', '<h1>Got it, thanks</h1><p>Your response has been recorded. This page can be closed now.</p>');
+	return page(
+		'Response recorded',
+		'<h1>Got it, thanks</h1><p>Your response has been recorded. This page can be closed now.</p>',
+	);
 }
 
 export function refusedPage(reason: string): string {

@@ -64,10 +64,18 @@ function sentByOneOf(message: ChatMessage, who: string[]): boolean {
 /** Whether `message` answers `sent` under the filter. */
 export function isReply(message: ChatMessage, sent: ChatMessage, filter: ReplyFilter): boolean {
 	if (message.id === sent.id) return false;
-	if (message.conversation_id !== undefined && String(message.conversation_id) !== filter.conversationId) return false;
+	if (
+		message.conversation_id !== undefined &&
+		String(message.conversation_id) !== filter.conversationId
+	)
+		return false;
 	if (sentByOneOf(message, filter.own)) return false;
 	if (filter.fromContact && !sentByOneOf(message, [filter.fromContact])) return false;
-	if (filter.pattern && !filter.pattern.test(typeof message.message === 'string' ? message.message : '')) return false;
+	if (
+		filter.pattern &&
+		!filter.pattern.test(typeof message.message === 'string' ? message.message : '')
+	)
+		return false;
 	// A message older than the question cannot answer it (guards against a service that ignores the cursor).
 	const at = message.created_at;
 	const sentAt = sent.created_at;
@@ -80,7 +88,11 @@ export function isReply(message: ChatMessage, sent: ChatMessage, filter: ReplyFi
  * first page of the list, the top message against the sent one (newest first, the top is at least as
  * new as the sent message; oldest first, at most as new).
  */
-export function orderShownBy(page: ChatMessage[], sent: ChatMessage, isTopPage: boolean): ListOrder | undefined {
+export function orderShownBy(
+	page: ChatMessage[],
+	sent: ChatMessage,
+	isTopPage: boolean,
+): ListOrder | undefined {
 	for (let i = 1; i < page.length; i++) {
 		const a = page[i - 1].created_at;
 		const b = page[i].created_at;
@@ -89,7 +101,13 @@ export function orderShownBy(page: ChatMessage[], sent: ChatMessage, isTopPage: 
 	}
 	const top = page[0]?.created_at;
 	const sentAt = sent.created_at;
-	if (isTopPage && page[0]?.id !== sent.id && typeof top === 'number' && typeof sentAt === 'number' && top !== sentAt) {
+	if (
+		isTopPage &&
+		page[0]?.id !== sent.id &&
+		typeof top === 'number' &&
+		typeof sentAt === 'number' &&
+		top !== sentAt
+	) {
 		return top > sentAt ? 'newestFirst' : 'oldestFirst';
 	}
 	return undefined;
@@ -158,7 +176,12 @@ export class ReplyWatcher {
 		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
 			const { messages, hasMore } = await this.page(cursor);
 			this.order ??= orderShownBy(messages, this.sent, cursor === undefined);
-			if (this.order === undefined && !this.probed && this.probeOrder && messages.some((m) => m.id !== this.sent.id)) {
+			if (
+				this.order === undefined &&
+				!this.probed &&
+				this.probeOrder &&
+				messages.some((m) => m.id !== this.sent.id)
+			) {
 				// Messages beside the sent one, all from the same instant: above or below it means newer or older.
 				this.probed = true;
 				this.requests += 1;

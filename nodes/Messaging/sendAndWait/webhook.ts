@@ -4,7 +4,12 @@
  * wrong one with 401 before any node code runs). What the webhook returns in `workflowData` becomes the
  * node's output and the execution goes on.
  */
-import type { IDataObject, IExecuteFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../shared/transport';
@@ -75,9 +80,12 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		const form = {
 			title: String(this.getNodeParameter('options.responseFormTitle', '') ?? ''),
 			description: String(
-				this.getNodeParameter('options.responseFormDescription', '') || this.getNodeParameter('message', ''),
+				this.getNodeParameter('options.responseFormDescription', '') ||
+					this.getNodeParameter('message', ''),
 			),
-			buttonLabel: String(this.getNodeParameter('options.responseFormButtonLabel', 'Submit') ?? 'Submit'),
+			buttonLabel: String(
+				this.getNodeParameter('options.responseFormButtonLabel', 'Submit') ?? 'Submit',
+			),
 		};
 		if (method !== 'POST') {
 			sendPage(response, 200, responseFormPage(form));
@@ -116,7 +124,10 @@ function submittedText(body: IDataObject | undefined): string {
  * message exists, so its ID cannot be in them: it is the message of the conversation whose text holds
  * this link's `/<execution>/<node>?`. A failed lookup never blocks the response: the ID is then null.
  */
-async function findRequestMessageId(context: IWebhookFunctions, requestUrl: string): Promise<string | null> {
+async function findRequestMessageId(
+	context: IWebhookFunctions,
+	requestUrl: string,
+): Promise<string | null> {
 	const marker = resumeMarker(requestUrl);
 	const conversationId = locatorValue(context.getNodeParameter('conversationId', ''));
 	if (!marker || conversationId === '') return null;
@@ -131,14 +142,19 @@ async function findRequestMessageId(context: IWebhookFunctions, requestUrl: stri
 				query: { conversation_id: conversationId, limit: LOOKUP_PAGE_SIZE, starting_after: cursor },
 			});
 			const messages = Array.isArray(result.data) ? (result.data as IDataObject[]) : [];
-			const found = messages.find((m) => typeof m.message === 'string' && m.message.includes(marker));
+			const found = messages.find(
+				(m) => typeof m.message === 'string' && m.message.includes(marker),
+			);
 			if (found && typeof found.id === 'string') return found.id;
 			const last = messages[messages.length - 1];
-			if (result.has_more !== true || typeof last?.id !== 'string' || last.id === cursor) return null;
+			if (result.has_more !== true || typeof last?.id !== 'string' || last.id === cursor)
+				return null;
 			cursor = last.id;
 		}
 	} catch (error) {
-		context.logger.warn(`Messaging: could not look up the request message: ${(error as Error).message}`);
+		context.logger.warn(
+			`Messaging: could not look up the request message: ${(error as Error).message}`,
+		);
 	}
 	return null;
 }

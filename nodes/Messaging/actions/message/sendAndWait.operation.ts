@@ -1,10 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
-import { getConversationOrFail, getMessageText, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
-import { requestMessageText, waitTillFrom, type LimitWaitTime, type ResponseLink } from '../../sendAndWait/links';
+import {
+	getConversationOrFail,
+	getMessageText,
+	nodeErrorOf,
+	postMessage,
+} from '../../sendAndWait/conversation';
+import {
+	requestMessageText,
+	waitTillFrom,
+	type LimitWaitTime,
+	type ResponseLink,
+} from '../../sendAndWait/links';
 import type { RunContext } from '../types';
 
 const limitWaitTimeOption: INodeProperties = {
@@ -26,8 +41,16 @@ const limitWaitTimeOption: INodeProperties = {
 					default: 'afterTimeInterval',
 					description: 'After a time interval, or at a given date and time',
 					options: [
-						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Waits until the set date and time',
+						},
 					],
 				},
 				{
@@ -193,12 +216,17 @@ export const description = updateDisplayOptions(
 function responseLinks(context: IExecuteFunctions): ResponseLink[] {
 	const responseType = context.getNodeParameter('responseType', 0, 'approval') as string;
 	if (responseType === 'freeText') {
-		const label = String(context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond');
+		const label = String(
+			context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond',
+		);
 		return [{ label, url: context.getSignedResumeUrl() }];
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', 0, {}) as IDataObject;
 	const links: ResponseLink[] = [
-		{ label: String(approval.approveLabel || 'Approve'), url: context.getSignedResumeUrl({ approved: 'true' }) },
+		{
+			label: String(approval.approveLabel || 'Approve'),
+			url: context.getSignedResumeUrl({ approved: 'true' }),
+		},
 	];
 	if (approval.approvalType === 'double') {
 		links.push({
@@ -222,11 +250,22 @@ export async function executeSendAndWait(
 	try {
 		const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 		const message = getMessageText(this, itemIndex);
-		const limit = this.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as LimitWaitTime;
+		const limit = this.getNodeParameter(
+			'options.limitWaitTime.values',
+			itemIndex,
+			{},
+		) as LimitWaitTime;
 		const waitTill = waitTillFrom(limit, Date.now());
-		if (!(waitTill instanceof Date)) throw inputError(this, itemIndex, 'Limit Wait Time', waitTill.problem);
+		if (!(waitTill instanceof Date))
+			throw inputError(this, itemIndex, 'Limit Wait Time', waitTill.problem);
 		await getConversationOrFail(this, conversationId, itemIndex, run.throttle);
-		await postMessage(this, conversationId, requestMessageText(message, responseLinks(this)), itemIndex, run.throttle);
+		await postMessage(
+			this,
+			conversationId,
+			requestMessageText(message, responseLinks(this)),
+			itemIndex,
+			run.throttle,
+		);
 		await this.putExecutionToWait(waitTill);
 	} catch (error) {
 		if (!this.continueOnFail()) throw nodeErrorOf(this.getNode(), error, itemIndex);

@@ -5,8 +5,19 @@ import { getMessagingCredentials, messagingApiRequest } from '../../../shared/tr
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
-import { getConversationOrFail, getMessageText, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
-import { CANCELED_MESSAGE, Cancelled, DeadlineReached, InterruptibleTurns, pause } from '../../sendAndWait/pacing';
+import {
+	getConversationOrFail,
+	getMessageText,
+	nodeErrorOf,
+	postMessage,
+} from '../../sendAndWait/conversation';
+import {
+	CANCELED_MESSAGE,
+	Cancelled,
+	DeadlineReached,
+	InterruptibleTurns,
+	pause,
+} from '../../sendAndWait/pacing';
 import {
 	compilePattern,
 	ReplyWatcher,
@@ -34,7 +45,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		default: '',
 		required: true,
-		description: 'The question or request to send. The next message in the conversation from someone else is the reply.',
+		description:
+			'The question or request to send. The next message in the conversation from someone else is the reply.',
 	},
 	{
 		displayName: 'Timeout (Seconds)',
@@ -50,7 +62,8 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 2 },
 		default: 5,
-		description: 'How often to look for the reply: one request per check while nothing came. A rate limit (429) spaces the checks further, it never fails the wait.',
+		description:
+			'How often to look for the reply: one request per check while nothing came. A rate limit (429) spaces the checks further, it never fails the wait.',
 	},
 	{
 		displayName: 'On Timeout',
@@ -84,7 +97,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'ct_123',
-				description: 'Only a message from this contact (ID or username) counts as the reply; by default anyone but you',
+				description:
+					'Only a message from this contact (ID or username) counts as the reply; by default anyone but you',
 			},
 			{
 				displayName: 'Reply Must Match',
@@ -92,7 +106,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '^(yes|no)\\b',
-				description: 'A regular expression (JavaScript syntax; /…/i for flags). Messages that do not match are skipped and the wait goes on.',
+				description:
+					'A regular expression (JavaScript syntax; /…/i for flags). Messages that do not match are skipped and the wait goes on.',
 			},
 		],
 	),
@@ -119,7 +134,12 @@ function readSettings(context: IExecuteFunctions, itemIndex: number): ReplySetti
 	const text = getMessageText(context, itemIndex);
 	const timeout = Number(context.getNodeParameter('replyTimeout', itemIndex, 300));
 	if (!Number.isFinite(timeout) || timeout <= 0) {
-		throw inputError(context, itemIndex, 'Timeout (Seconds)', 'must be a positive number of seconds');
+		throw inputError(
+			context,
+			itemIndex,
+			'Timeout (Seconds)',
+			'must be a positive number of seconds',
+		);
 	}
 	if (timeout > MAX_REPLY_TIMEOUT_SECONDS) {
 		throw inputError(
@@ -131,15 +151,26 @@ function readSettings(context: IExecuteFunctions, itemIndex: number): ReplySetti
 	}
 	const interval = Number(context.getNodeParameter('checkInterval', itemIndex, 5));
 	if (!Number.isFinite(interval) || interval <= 0) {
-		throw inputError(context, itemIndex, 'Check Every (Seconds)', 'must be a positive number of seconds');
+		throw inputError(
+			context,
+			itemIndex,
+			'Check Every (Seconds)',
+			'must be a positive number of seconds',
+		);
 	}
-	const onTimeout = context.getNodeParameter('onTimeout', itemIndex, 'output') === 'error' ? 'error' : 'output';
-	const fromContact = String(context.getNodeParameter('options.fromContact', itemIndex, '') ?? '').trim();
-	const patternSource = String(context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '');
+	const onTimeout =
+		context.getNodeParameter('onTimeout', itemIndex, 'output') === 'error' ? 'error' : 'output';
+	const fromContact = String(
+		context.getNodeParameter('options.fromContact', itemIndex, '') ?? '',
+	).trim();
+	const patternSource = String(
+		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
+	);
 	let pattern: RegExp | undefined;
 	if (patternSource !== '') {
 		const compiled = compilePattern(patternSource);
-		if (!(compiled instanceof RegExp)) throw inputError(context, itemIndex, 'Reply Must Match', compiled.problem);
+		if (!(compiled instanceof RegExp))
+			throw inputError(context, itemIndex, 'Reply Must Match', compiled.problem);
 		pattern = compiled;
 	}
 	return {
@@ -161,11 +192,21 @@ export async function execute(
 	const settings = readSettings(this, itemIndex);
 	const cancelSignal = this.getExecutionCancelSignal();
 	await getConversationOrFail(this, settings.conversationId, itemIndex, run.throttle);
-	const sent = (await postMessage(this, settings.conversationId, settings.text, itemIndex, run.throttle)) as ChatMessage;
+	const sent = (await postMessage(
+		this,
+		settings.conversationId,
+		settings.text,
+		itemIndex,
+		run.throttle,
+	)) as ChatMessage;
 	if (typeof sent?.id !== 'string') {
-		throw new NodeOperationError(this.getNode(), 'The Messaging service did not return the sent message’s ID', {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The Messaging service did not return the sent message’s ID',
+			{
+				itemIndex,
+			},
+		);
 	}
 
 	// Who "I" am: the credential's contact if set, and in any case the sender of the message just sent.
@@ -181,12 +222,19 @@ export async function execute(
 			{
 				method: 'GET',
 				path: ['messages'],
-				query: { conversation_id: settings.conversationId, limit: CHECK_PAGE_SIZE, starting_after: cursor },
+				query: {
+					conversation_id: settings.conversationId,
+					limit: CHECK_PAGE_SIZE,
+					starting_after: cursor,
+				},
 			},
 			{ itemIndex, throttle: turns },
 		);
 		const data = Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
-		return { messages: data.filter((m) => m && typeof m.id === 'string'), hasMore: page.has_more === true };
+		return {
+			messages: data.filter((m) => m && typeof m.id === 'string'),
+			hasMore: page.has_more === true,
+		};
 	};
 	const probeOrder = async (): Promise<ChatMessage[]> => {
 		const page = await messagingApiRequest.call(
@@ -198,7 +246,12 @@ export async function execute(
 	};
 	const watcher = new ReplyWatcher(
 		sent,
-		{ conversationId: settings.conversationId, own, fromContact: settings.fromContact, pattern: settings.pattern },
+		{
+			conversationId: settings.conversationId,
+			own,
+			fromContact: settings.fromContact,
+			pattern: settings.pattern,
+		},
 		fetchPage,
 		probeOrder,
 	);
@@ -212,7 +265,8 @@ export async function execute(
 			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
 			if (error instanceof DeadlineReached) break;
 			// Rate limited past the transport's retries: this check is skipped, the wait goes on.
-			if ((error as { httpCode?: unknown }).httpCode !== '429') throw nodeErrorOf(this.getNode(), error, itemIndex);
+			if ((error as { httpCode?: unknown }).httpCode !== '429')
+				throw nodeErrorOf(this.getNode(), error, itemIndex);
 		}
 		if (reply) return { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
 		const remaining = deadline - Date.now();
