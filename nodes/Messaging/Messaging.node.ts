@@ -5,6 +5,7 @@ import * as conversation from './actions/conversation';
 import * as message from './actions/message';
 import { router } from './actions/router';
 import { searchConversations, searchMessages } from './methods/listSearch';
+import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
 
 export class Messaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +21,10 @@ export class Messaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingApi', required: true }],
+		// Send and Wait for Response: the links in the request message resume the execution here.
+		webhooks: sendAndWaitWebhooks,
+		waitingNodeTooltip:
+			'={{ $parameter.operation === "sendAndWait" ? "Execution will continue after the person responds" : "" }}',
 		properties: [
 			{
 				displayName: 'Resource',
@@ -38,6 +43,8 @@ export class Messaging implements INodeType {
 	};
 
 	methods = { listSearch: { searchConversations, searchMessages } };
+
+	webhook = sendAndWaitWebhook;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -163,3 +163,85 @@ function createTrigger({ parameters = {}, credentials, mode = 'trigger' }) {
 }
 
 module.exports = { runMessagingNode, createTrigger, nodeTypes };
+
+// ---------- send and wait ----------
+
+/**
+ * Starts Feed -> Messaging like runMessagingNode, but hands back the running execution so a test can
+ * cancel it (n8n's cancel: the execution's AbortSignal fires). `done` resolves with { items, error,
+ * waitTill }: waitTill is set when the node parked the execution (putExecutionToWait).
+ */
+function startMessagingRun({ parameters, input = [{}], credentials, nodeId = '2' }) {
+	const nodes = [
+		{ id: '1', name: 'Feed', type: 'test.feed', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } },
+		{ id: nodeId, name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [200, 0], parameters, credentials: CREDENTIAL_REF },
+	];
+	const connections = { Feed: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } };
+	const workflowData = { id: 'wf-1', name: 'test', nodes, connections, active: false, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const execution = new WorkflowExecute(additionalData(credentials, workflowData), 'manual').run({
+		workflow,
+		startNode: workflow.getNode('Feed'),
+	});
+	const done = Promise.resolve(execution).then((run) => {
+		const taskData = run.data.resultData.runData.Messaging?.[0];
+		return {
+			items: taskData?.data?.main?.[0] ?? [],
+			error: run.data.resultData.error ?? taskData?.error,
+			waitTill: run.waitTill ?? run.data.waitTill,
+			status: run.status,
+		};
+	});
+	return { cancel: () => execution.cancel(), done };
+}
+
+/**
+ * Calls the Messaging node's webhook() through n8n-core's WebhookContext, as n8n does when a resume link
+ * is opened: `url` is the request's path and query, `input` the waiting node's input items.
+ * Resolves with the HTTP answer the node wrote and the webhook's result.
+ */
+async function callMessagingWebhook({ parameters, credentials, method = 'GET', url, headers = {}, body, input = [{}], nodeId = '2' }) {
+	const { WebhookContext } = require('n8n-core');
+	const node = { id: nodeId, name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [200, 0], parameters, credentials: CREDENTIAL_REF };
+	const workflowData = { id: 'wf-1', name: 'test', nodes: [node], connections: {}, active: false, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const parsed = new URL(url, 'http://localhost:5678');
+	const request = {
+		method,
+		url,
+		originalUrl: url,
+		headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36', ...headers },
+		query: Object.fromEntries(parsed.searchParams),
+		params: {},
+		body,
+	};
+	const answer = { status: undefined, headers: {}, body: undefined };
+	const response = {
+		set statusCode(value) {
+			answer.status = value;
+		},
+		get statusCode() {
+			return answer.status;
+		},
+		setHeader: (name, value) => (answer.headers[name.toLowerCase()] = value),
+		end: (text) => (answer.body = text),
+	};
+	const data = { ...additionalData(credentials, workflowData), httpRequest: request, httpResponse: response };
+	const runExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			nodeExecutionStack: [{ node, data: { main: [input.map((json) => ({ json }))] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	};
+	const webhookData = { httpMethod: method, node: node.name, path: nodeId, webhookDescription: { name: 'default', restartWebhook: true }, workflowId: 'wf-1' };
+	const context = new WebhookContext(workflow, node, data, 'webhook', webhookData, [], runExecutionData);
+	const result = await NODE_TYPES['n8n-nodes-messaging.messaging'].webhook.call(context);
+	return { ...answer, result };
+}
+
+module.exports.startMessagingRun = startMessagingRun;
+module.exports.callMessagingWebhook = callMessagingWebhook;

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { forEachWithConcurrency } from '../helpers/concurrency';
 import { detectTimestampUnit, withIsoTimestamps, type TimestampUnit } from '../../shared/timestamps';
@@ -31,6 +31,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
+	if (resource === 'message' && operationName === SEND_AND_WAIT_OPERATION) {
+		return await message.executeSendAndWait.call(this, newRunContext(this));
+	}
 	const operation = resources[resource]?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);

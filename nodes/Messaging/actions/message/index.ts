@@ -7,6 +7,8 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as removeReaction from './removeReaction.operation';
 import * as send from './send.operation';
+import * as sendAndWait from './sendAndWait.operation';
+import * as sendAndWaitForReply from './sendAndWaitForReply.operation';
 import * as update from './update.operation';
 
 export const operations: Record<string, MessagingOperation> = {
@@ -16,8 +18,12 @@ export const operations: Record<string, MessagingOperation> = {
 	getAll,
 	removeReaction,
 	send,
+	sendAndWaitForReply,
 	update,
 };
+
+/** Send and Wait for Response parks the whole execution once per run: the router hands it the run, not items. */
+export const { executeSendAndWait } = sendAndWait;
 
 export const description: INodeProperties[] = [
 	{
@@ -64,6 +70,20 @@ export const description: INodeProperties[] = [
 				action: 'Send a message',
 			},
 			{
+				name: 'Send and Wait for Reply',
+				value: 'sendAndWaitForReply',
+				description:
+					'Send a message, then wait (up to an hour) for the next message in the conversation from someone else',
+				action: 'Send a message and wait for a reply in the chat',
+			},
+			{
+				name: 'Send and Wait for Response',
+				value: 'sendAndWait',
+				description:
+					'Send a message with approve/decline or answer links; the execution pauses until one is opened',
+				action: 'Send a message and wait for response',
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				description: 'Edit a message’s text, or replace its reactions or attachments',
@@ -74,6 +94,8 @@ export const description: INodeProperties[] = [
 	},
 	...getAll.description,
 	...send.description,
+	...sendAndWait.description,
+	...sendAndWaitForReply.description,
 	...get.description,
 	...update.description,
 	...deleteMessage.description,

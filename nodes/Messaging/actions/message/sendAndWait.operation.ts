@@ -1,0 +1,275 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
+
+import { conversationLocator } from '../../descriptions/locators';
+import { getRequiredId, inputError } from '../../helpers/parameters';
+import {
+	getConversationOrFail,
+	getMessageText,
+	nodeErrorOf,
+	postMessage,
+} from '../../sendAndWait/conversation';
+import {
+	requestMessageText,
+	waitTillFrom,
+	type LimitWaitTime,
+	type ResponseLink,
+} from '../../sendAndWait/links';
+import type { RunContext } from '../types';
+
+const limitWaitTimeOption: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description:
+		'Whether to limit how long the execution waits for the response. When the time is up, the workflow goes on with the node’s input items (no "data" field).',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					description: 'After a time interval, or at a given date and time',
+					options: [
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Waits until the set date and time',
+						},
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					default: 1,
+					description: 'The time to wait',
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					options: [
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Days', value: 'days' },
+					],
+					default: 'hours',
+					description: 'Unit of the interval value',
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+					default: '',
+					description: 'Continue the execution at this date and time',
+				},
+			],
+		},
+	],
+};
+
+const properties: INodeProperties[] = [
+	{ ...conversationLocator, description: 'The conversation to send the request to' },
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description: 'The request. The response links are added below it.',
+	},
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		default: 'approval',
+		options: [
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The person approves (or declines) by opening a link in the message',
+			},
+			{
+				name: 'Free Text',
+				value: 'freeText',
+				description: 'The person opens a link in the message and types the response into a form',
+			},
+		],
+	},
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { responseType: ['approval'] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'single',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Decline', value: 'double' },
+						],
+					},
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: 'Approve',
+						description: 'The label before the approve link in the message',
+					},
+					{
+						displayName: 'Decline Button Label',
+						name: 'disapproveLabel',
+						type: 'string',
+						default: 'Decline',
+						description: 'The label before the decline link in the message',
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { responseType: ['approval'] } },
+		options: [limitWaitTimeOption],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { responseType: ['freeText'] } },
+		options: [
+			limitWaitTimeOption,
+			{
+				displayName: 'Message Button Label',
+				name: 'messageButtonLabel',
+				type: 'string',
+				default: 'Respond',
+				description: 'The label before the form link in the message',
+			},
+			{
+				displayName: 'Response Form Title',
+				name: 'responseFormTitle',
+				type: 'string',
+				default: '',
+				description: 'Title of the form page the person answers on',
+			},
+			{
+				displayName: 'Response Form Description',
+				name: 'responseFormDescription',
+				type: 'string',
+				default: '',
+				description: 'Text above the answer field (by default the message)',
+			},
+			{
+				displayName: 'Response Form Button Label',
+				name: 'responseFormButtonLabel',
+				type: 'string',
+				default: 'Submit',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: [SEND_AND_WAIT_OPERATION] } },
+	properties,
+);
+
+/** The response links, signed by n8n for this execution and this node. */
+function responseLinks(context: IExecuteFunctions): ResponseLink[] {
+	const responseType = context.getNodeParameter('responseType', 0, 'approval') as string;
+	if (responseType === 'freeText') {
+		const label = String(
+			context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond',
+		);
+		return [{ label, url: context.getSignedResumeUrl() }];
+	}
+	const approval = context.getNodeParameter('approvalOptions.values', 0, {}) as IDataObject;
+	const links: ResponseLink[] = [
+		{
+			label: String(approval.approveLabel || 'Approve'),
+			url: context.getSignedResumeUrl({ approved: 'true' }),
+		},
+	];
+	if (approval.approvalType === 'double') {
+		links.push({
+			label: String(approval.disapproveLabel || 'Decline'),
+			url: context.getSignedResumeUrl({ approved: 'false' }),
+		});
+	}
+	return links;
+}
+
+/**
+ * Sends one request message (for the first item, as n8n's send-and-wait nodes do) and parks the
+ * execution until a link in it is opened or the wait limit passes. The webhook side (webhook.ts)
+ * turns the click into the node's output; on a time-out n8n goes on with the input items.
+ */
+export async function executeSendAndWait(
+	this: IExecuteFunctions,
+	run: RunContext,
+): Promise<INodeExecutionData[][]> {
+	const itemIndex = 0;
+	try {
+		const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
+		const message = getMessageText(this, itemIndex);
+		const limit = this.getNodeParameter(
+			'options.limitWaitTime.values',
+			itemIndex,
+			{},
+		) as LimitWaitTime;
+		const waitTill = waitTillFrom(limit, Date.now());
+		if (!(waitTill instanceof Date))
+			throw inputError(this, itemIndex, 'Limit Wait Time', waitTill.problem);
+		await getConversationOrFail(this, conversationId, itemIndex, run.throttle);
+		await postMessage(
+			this,
+			conversationId,
+			requestMessageText(message, responseLinks(this)),
+			itemIndex,
+			run.throttle,
+		);
+		await this.putExecutionToWait(waitTill);
+	} catch (error) {
+		if (!this.continueOnFail()) throw nodeErrorOf(this.getNode(), error, itemIndex);
+		return [[{ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } }]];
+	}
+	return [this.getInputData()];
+}

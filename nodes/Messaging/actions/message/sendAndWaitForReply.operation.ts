@@ -1,0 +1,288 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
+import { optionsCollection } from '../../descriptions/common';
+import { conversationLocator } from '../../descriptions/locators';
+import { getRequiredId, inputError } from '../../helpers/parameters';
+import {
+	getConversationOrFail,
+	getMessageText,
+	nodeErrorOf,
+	postMessage,
+} from '../../sendAndWait/conversation';
+import {
+	CANCELED_MESSAGE,
+	Cancelled,
+	DeadlineReached,
+	InterruptibleTurns,
+	pause,
+} from '../../sendAndWait/pacing';
+import {
+	compilePattern,
+	ReplyWatcher,
+	senderOf,
+	type ChatMessage,
+	type ChatPage,
+} from '../../sendAndWait/replyWatcher';
+import type { OperationResult, RunContext } from '../types';
+
+/** One hour: the execution waits in memory, holding one of n8n's execution slots, and a restart ends it. */
+export const MAX_REPLY_TIMEOUT_SECONDS = 3600;
+
+/** Messages read per request while checking for the reply. */
+const CHECK_PAGE_SIZE = 50;
+
+/** One item at a time by default: a second question is asked once the first is answered. */
+export const parallelRequests = 1;
+
+const properties: INodeProperties[] = [
+	{ ...conversationLocator, description: 'The conversation to ask in; the reply is awaited there' },
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		description:
+			'The question or request to send. The next message in the conversation from someone else is the reply.',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'replyTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_REPLY_TIMEOUT_SECONDS },
+		default: 300,
+		description: `How long to wait for the reply, at most ${MAX_REPLY_TIMEOUT_SECONDS} (one hour). The execution waits in memory and holds one of n8n's execution slots meanwhile; for longer waits use Send and Wait for Response.`,
+	},
+	{
+		displayName: 'Check Every (Seconds)',
+		name: 'checkInterval',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 2 },
+		default: 5,
+		description:
+			'How often to look for the reply: one request per check while nothing came. A rate limit (429) spaces the checks further, it never fails the wait.',
+	},
+	{
+		displayName: 'On Timeout',
+		name: 'onTimeout',
+		type: 'options',
+		options: [
+			{
+				name: 'Output Timed Out Item',
+				value: 'output',
+				description: 'The workflow goes on with { sent, reply: null, timedOut: true }',
+			},
+			{
+				name: 'Fail',
+				value: 'error',
+				description: 'The node fails (or, with Continue On Fail, outputs an error item)',
+			},
+		],
+		default: 'output',
+		description: 'What happens when no reply came in time',
+	},
+	optionsCollection(
+		false,
+		{
+			default: parallelRequests,
+			note: 'Kept at 1, items ask one after the other; above 1, several questions wait at once (each in its own conversation, or the replies may be taken in any order).',
+		},
+		[
+			{
+				displayName: 'Only From Contact',
+				name: 'fromContact',
+				type: 'string',
+				default: '',
+				placeholder: 'ct_123',
+				description:
+					'Only a message from this contact (ID or username) counts as the reply; by default anyone but you',
+			},
+			{
+				displayName: 'Reply Must Match',
+				name: 'replyPattern',
+				type: 'string',
+				default: '',
+				placeholder: '^(yes|no)\\b',
+				description:
+					'A regular expression (JavaScript syntax; /…/i for flags). Messages that do not match are skipped and the wait goes on.',
+			},
+		],
+	),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendAndWaitForReply'] } },
+	properties,
+);
+
+interface ReplySettings {
+	conversationId: string;
+	text: string;
+	timeoutMs: number;
+	intervalMs: number;
+	onTimeout: 'output' | 'error';
+	fromContact?: string;
+	pattern?: RegExp;
+}
+
+/** Every parameter checked before anything is sent. */
+function readSettings(context: IExecuteFunctions, itemIndex: number): ReplySettings {
+	const conversationId = getRequiredId(context, 'conversationId', itemIndex, 'Conversation');
+	const text = getMessageText(context, itemIndex);
+	const timeout = Number(context.getNodeParameter('replyTimeout', itemIndex, 300));
+	if (!Number.isFinite(timeout) || timeout <= 0) {
+		throw inputError(
+			context,
+			itemIndex,
+			'Timeout (Seconds)',
+			'must be a positive number of seconds',
+		);
+	}
+	if (timeout > MAX_REPLY_TIMEOUT_SECONDS) {
+		throw inputError(
+			context,
+			itemIndex,
+			'Timeout (Seconds)',
+			`is ${timeout}, above the maximum of ${MAX_REPLY_TIMEOUT_SECONDS} (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits`,
+		);
+	}
+	const interval = Number(context.getNodeParameter('checkInterval', itemIndex, 5));
+	if (!Number.isFinite(interval) || interval <= 0) {
+		throw inputError(
+			context,
+			itemIndex,
+			'Check Every (Seconds)',
+			'must be a positive number of seconds',
+		);
+	}
+	const onTimeout =
+		context.getNodeParameter('onTimeout', itemIndex, 'output') === 'error' ? 'error' : 'output';
+	const fromContact = String(
+		context.getNodeParameter('options.fromContact', itemIndex, '') ?? '',
+	).trim();
+	const patternSource = String(
+		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
+	);
+	let pattern: RegExp | undefined;
+	if (patternSource !== '') {
+		const compiled = compilePattern(patternSource);
+		if (!(compiled instanceof RegExp))
+			throw inputError(context, itemIndex, 'Reply Must Match', compiled.problem);
+		pattern = compiled;
+	}
+	return {
+		conversationId,
+		text,
+		timeoutMs: timeout * 1000,
+		intervalMs: Math.min(interval, timeout) * 1000,
+		onTimeout,
+		fromContact: fromContact || undefined,
+		pattern,
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<OperationResult> {
+	const settings = readSettings(this, itemIndex);
+	const cancelSignal = this.getExecutionCancelSignal();
+	await getConversationOrFail(this, settings.conversationId, itemIndex, run.throttle);
+	const sent = (await postMessage(
+		this,
+		settings.conversationId,
+		settings.text,
+		itemIndex,
+		run.throttle,
+	)) as ChatMessage;
+	if (typeof sent?.id !== 'string') {
+		throw new NodeOperationError(
+			this.getNode(),
+			'The Messaging service did not return the sent message’s ID',
+			{
+				itemIndex,
+			},
+		);
+	}
+
+	// Who "I" am: the credential's contact if set, and in any case the sender of the message just sent.
+	const ownSetting = String((await getMessagingCredentials.call(this)).ownContactId ?? '').trim();
+	const { id: ownId, username: ownName } = senderOf(sent);
+	const own = [ownSetting, ownId ?? '', ownName ?? ''].filter((w) => w !== '');
+
+	const deadline = Date.now() + settings.timeoutMs;
+	const turns = new InterruptibleTurns(run.throttle, cancelSignal, deadline);
+	const fetchPage = async (cursor: string | undefined): Promise<ChatPage> => {
+		const page = await messagingApiRequest.call(
+			this,
+			{
+				method: 'GET',
+				path: ['messages'],
+				query: {
+					conversation_id: settings.conversationId,
+					limit: CHECK_PAGE_SIZE,
+					starting_after: cursor,
+				},
+			},
+			{ itemIndex, throttle: turns },
+		);
+		const data = Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
+		return {
+			messages: data.filter((m) => m && typeof m.id === 'string'),
+			hasMore: page.has_more === true,
+		};
+	};
+	const probeOrder = async (): Promise<ChatMessage[]> => {
+		const page = await messagingApiRequest.call(
+			this,
+			{ method: 'GET', path: ['messages'], query: { limit: CHECK_PAGE_SIZE } },
+			{ itemIndex, throttle: turns },
+		);
+		return Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
+	};
+	const watcher = new ReplyWatcher(
+		sent,
+		{
+			conversationId: settings.conversationId,
+			own,
+			fromContact: settings.fromContact,
+			pattern: settings.pattern,
+		},
+		fetchPage,
+		probeOrder,
+	);
+
+	const cancelled = () => new NodeOperationError(this.getNode(), CANCELED_MESSAGE, { itemIndex });
+	for (;;) {
+		let reply: ChatMessage | undefined;
+		try {
+			reply = await watcher.check();
+		} catch (error) {
+			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
+			if (error instanceof DeadlineReached) break;
+			// Rate limited past the transport's retries: this check is skipped, the wait goes on.
+			if ((error as { httpCode?: unknown }).httpCode !== '429')
+				throw nodeErrorOf(this.getNode(), error, itemIndex);
+		}
+		if (reply) return { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) break;
+		if (!(await pause(Math.min(settings.intervalMs, remaining), cancelSignal))) throw cancelled();
+	}
+
+	if (settings.onTimeout === 'error') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`No reply came within ${settings.timeoutMs / 1000} s [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description: `The message ${sent.id} was sent to ${settings.conversationId}; set "On Timeout" to output the item instead.`,
+			},
+		);
+	}
+	return { sent: sent as IDataObject, reply: null, timedOut: true };
+}

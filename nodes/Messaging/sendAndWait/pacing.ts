@@ -1,0 +1,73 @@
+import { sleep } from 'n8n-workflow';
+
+import { Throttle } from '../../shared/transport';
+
+/** Thrown when the run's rate-limit pause would outlast the wait for a reply. */
+export class DeadlineReached extends Error {
+	constructor() {
+		super('The wait for a reply ended while the service was rate limiting requests');
+	}
+}
+
+/**
+ * The run's throttle as the reply checks see it: the same pace (a 429 on any item slows every check),
+ * but a turn that can be cut short. Cancelling the execution ends the pause at once, and a pause that
+ * would run past the deadline ends the wait instead of holding on. No timer outlives it.
+ */
+export class InterruptibleTurns extends Throttle {
+	constructor(
+		private readonly shared: Throttle,
+		private readonly cancelSignal: AbortSignal | undefined,
+		private readonly deadline: number,
+	) {
+		super();
+	}
+
+	onRateLimited(waitMs: number, startedAt?: number): void {
+		this.shared.onRateLimited(waitMs, startedAt);
+	}
+
+	onSuccess(): void {
+		this.shared.onSuccess();
+	}
+
+	reserve(): number {
+		return this.shared.reserve();
+	}
+
+	async waitTurn(): Promise<number> {
+		throwIfCancelled(this.cancelSignal);
+		const wait = this.shared.reserve();
+		if (wait > 0 && Date.now() + wait > this.deadline) throw new DeadlineReached();
+		if (wait > 0) await sleep(wait, this.cancelSignal);
+		return wait;
+	}
+}
+
+/** n8n reads "canceled" in a node's error as a cancelled execution, not a failed one. */
+export const CANCELED_MESSAGE = 'The execution was canceled while waiting for a reply';
+
+export class Cancelled extends Error {
+	constructor() {
+		super(CANCELED_MESSAGE);
+	}
+}
+
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+	if (signal?.aborted) throw new Cancelled();
+}
+
+/**
+ * Sleeps `ms`, or ends at once when the execution is cancelled (its timer cleared). Returns false when
+ * cancelled.
+ */
+export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+	if (signal?.aborted) return false;
+	try {
+		await sleep(ms, signal);
+		return true;
+	} catch {
+		// sleep() rejects only when the signal fires
+		return false;
+	}
+}

@@ -1,0 +1,225 @@
+/**
+ * Send and Wait for Reply: which message is the reply, and how each check reads the conversation.
+ * Pure apart from the `fetchPage` it is given, so it is tested alone.
+ *
+ * "After the sent message" depends on the order of the service's list:
+ * - newest first (this service): `starting_after=<sent id>` lists the messages *older* than the sent one.
+ *   The new ones are above it, so a check reads from the top down to the sent message, paging on with
+ *   `starting_after=<last id of the page>` while it has not reached it (more than one page of new messages).
+ *   When nothing came, the sent message is the first of the first page: one request.
+ * - oldest first: `starting_after=<sent id>` lists exactly the newer messages, paged on the same way.
+ *   When nothing came, that page is empty: one request.
+ * The order is read off the first page (timestamps around the sent message). When that page cannot tell
+ * (all its messages share the sent message's timestamp), `probeOrder` may read it elsewhere (the account's
+ * list); until some page shows it, newest first.
+ */
+
+export interface ChatMessage {
+	id: string;
+	conversation_id?: unknown;
+	contact?: unknown;
+	message?: unknown;
+	created_at?: unknown;
+	[key: string]: unknown;
+}
+
+export interface ChatPage {
+	messages: ChatMessage[];
+	hasMore: boolean;
+}
+
+export interface ReplyFilter {
+	conversationId: string;
+	/** The account's own contact id(s) and username(s): its messages are never the reply. */
+	own: string[];
+	/** Only a message from this contact (id or username) counts. */
+	fromContact?: string;
+	/** Only a message whose text matches counts. */
+	pattern?: RegExp;
+}
+
+export type ListOrder = 'newestFirst' | 'oldestFirst';
+
+/** Most pages one check reads (a burst of messages between two checks larger than this is read over several). */
+export const MAX_PAGES_PER_CHECK = 20;
+
+export function senderOf(message: ChatMessage): { id?: string; username?: string } {
+	const contact = message.contact;
+	if (typeof contact === 'string') return { id: contact };
+	if (contact && typeof contact === 'object') {
+		const { id, username } = contact as { id?: unknown; username?: unknown };
+		return {
+			id: typeof id === 'string' || typeof id === 'number' ? String(id) : undefined,
+			username: typeof username === 'string' ? username : undefined,
+		};
+	}
+	return {};
+}
+
+function sentByOneOf(message: ChatMessage, who: string[]): boolean {
+	const { id, username } = senderOf(message);
+	return who.some((w) => w !== '' && (w === id || w === username));
+}
+
+/** Whether `message` answers `sent` under the filter. */
+export function isReply(message: ChatMessage, sent: ChatMessage, filter: ReplyFilter): boolean {
+	if (message.id === sent.id) return false;
+	if (
+		message.conversation_id !== undefined &&
+		String(message.conversation_id) !== filter.conversationId
+	)
+		return false;
+	if (sentByOneOf(message, filter.own)) return false;
+	if (filter.fromContact && !sentByOneOf(message, [filter.fromContact])) return false;
+	if (
+		filter.pattern &&
+		!filter.pattern.test(typeof message.message === 'string' ? message.message : '')
+	)
+		return false;
+	// A message older than the question cannot answer it (guards against a service that ignores the cursor).
+	const at = message.created_at;
+	const sentAt = sent.created_at;
+	if (typeof at === 'number' && typeof sentAt === 'number' && at < sentAt) return false;
+	return true;
+}
+
+/**
+ * The list order a page shows, when it shows one: two neighbours with different timestamps, or, on the
+ * first page of the list, the top message against the sent one (newest first, the top is at least as
+ * new as the sent message; oldest first, at most as new).
+ */
+export function orderShownBy(
+	page: ChatMessage[],
+	sent: ChatMessage,
+	isTopPage: boolean,
+): ListOrder | undefined {
+	for (let i = 1; i < page.length; i++) {
+		const a = page[i - 1].created_at;
+		const b = page[i].created_at;
+		if (typeof a !== 'number' || typeof b !== 'number' || a === b) continue;
+		return a > b ? 'newestFirst' : 'oldestFirst';
+	}
+	const top = page[0]?.created_at;
+	const sentAt = sent.created_at;
+	if (
+		isTopPage &&
+		page[0]?.id !== sent.id &&
+		typeof top === 'number' &&
+		typeof sentAt === 'number' &&
+		top !== sentAt
+	) {
+		return top > sentAt ? 'newestFirst' : 'oldestFirst';
+	}
+	return undefined;
+}
+
+/** Compiles the user's pattern; `/body/flags` is read as a literal with flags. Returns a problem sentence. */
+export function compilePattern(source: string): RegExp | { problem: string } {
+	const literal = /^\/(.*)\/([a-z]*)$/s.exec(source);
+	const body = literal ? literal[1] : source;
+	// `g` and `y` make test() stateful (lastIndex): a match would depend on the messages tested before.
+	const flags = literal ? literal[2].replace(/[gy]/g, '') : '';
+	try {
+		return new RegExp(body, flags);
+	} catch (error) {
+		return { problem: `is not a valid regular expression: ${(error as Error).message}` };
+	}
+}
+
+export type FetchPage = (cursor: string | undefined) => Promise<ChatPage>;
+
+/** Another list of the same service whose neighbours may show the order (one request). */
+export type ProbeOrder = () => Promise<ChatMessage[]>;
+
+/**
+ * One per waiting item. `check()` reads what came since the sent message and returns the first reply
+ * (the oldest matching message), or undefined. Messages already examined are not returned twice.
+ */
+export class ReplyWatcher {
+	private order: ListOrder | undefined;
+
+	private readonly examined = new Set<string>();
+
+	/** Requests made, for the caller's figures. */
+	requests = 0;
+
+	constructor(
+		private readonly sent: ChatMessage,
+		private readonly filter: ReplyFilter,
+		private readonly fetchPage: FetchPage,
+		private readonly probeOrder?: ProbeOrder,
+	) {}
+
+	private probed = false;
+
+	get listOrder(): ListOrder | undefined {
+		return this.order;
+	}
+
+	async check(): Promise<ChatMessage | undefined> {
+		if (this.order !== 'oldestFirst') {
+			const fromTop = await this.readFromTop();
+			if (fromTop !== 'order changed') return this.firstReply(fromTop.reverse());
+		}
+		return this.firstReply(await this.readAfterSent());
+	}
+
+	private async page(cursor: string | undefined): Promise<ChatPage> {
+		this.requests += 1;
+		return await this.fetchPage(cursor);
+	}
+
+	/** Newest first: the messages above the sent one, newest first. */
+	private async readFromTop(): Promise<ChatMessage[] | 'order changed'> {
+		const above: ChatMessage[] = [];
+		let cursor: string | undefined;
+		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
+			const { messages, hasMore } = await this.page(cursor);
+			this.order ??= orderShownBy(messages, this.sent, cursor === undefined);
+			if (
+				this.order === undefined &&
+				!this.probed &&
+				this.probeOrder &&
+				messages.some((m) => m.id !== this.sent.id)
+			) {
+				// Messages beside the sent one, all from the same instant: above or below it means newer or older.
+				this.probed = true;
+				this.requests += 1;
+				this.order = orderShownBy(await this.probeOrder(), this.sent, false);
+			}
+			if (this.order === 'oldestFirst') return 'order changed';
+			for (const message of messages) {
+				if (message.id === this.sent.id) return above;
+				above.push(message);
+			}
+			const last = messages[messages.length - 1];
+			// The end of the list, or a service that does not page on: what was read is all there is.
+			if (!hasMore || !last || last.id === cursor) return above;
+			cursor = last.id;
+		}
+		return above;
+	}
+
+	/** Oldest first: the messages after the sent one, oldest first. */
+	private async readAfterSent(): Promise<ChatMessage[]> {
+		const after: ChatMessage[] = [];
+		let cursor = this.sent.id;
+		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
+			const { messages, hasMore } = await this.page(cursor);
+			after.push(...messages);
+			const last = messages[messages.length - 1];
+			if (!hasMore || !last || last.id === cursor) break;
+			cursor = last.id;
+		}
+		return after;
+	}
+
+	private firstReply(oldestFirst: ChatMessage[]): ChatMessage | undefined {
+		for (const message of oldestFirst) {
+			if (typeof message?.id !== 'string' || this.examined.has(message.id)) continue;
+			this.examined.add(message.id);
+			if (isReply(message, this.sent, this.filter)) return message;
+		}
+		return undefined;
+	}
+}

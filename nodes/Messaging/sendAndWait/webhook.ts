@@ -1,0 +1,160 @@
+/**
+ * The resume side of Send and Wait for Response. n8n calls `webhook()` when a link of the request
+ * message is opened, after it has checked the link's signature (WaitingWebhooks refuses a missing or
+ * wrong one with 401 before any node code runs). What the webhook returns in `workflowData` becomes the
+ * node's output and the execution goes on.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
+import { messagingApiRequest } from '../../shared/transport';
+import { locatorValue } from '../helpers/parameters';
+import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
+import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
+
+/** GET serves the link (approval, or the Free Text form); POST receives the form. */
+export const sendAndWaitWebhooks = [
+	{
+		name: 'default' as const,
+		httpMethod: 'GET' as const,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	},
+	{
+		name: 'default' as const,
+		httpMethod: 'POST' as const,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	},
+];
+
+/** Pages read to find the request message's ID when the response arrives. */
+const LOOKUP_PAGES = 4;
+const LOOKUP_PAGE_SIZE = 50;
+
+interface MinimalResponse {
+	statusCode: number;
+	setHeader(name: string, value: string): unknown;
+	end(body?: string): unknown;
+}
+
+function sendPage(response: MinimalResponse, status: number, html: string): void {
+	response.statusCode = status;
+	response.setHeader('Content-Type', 'text/html; charset=utf-8');
+	response.setHeader('Content-Security-Policy', PAGE_CSP);
+	response.setHeader('Cache-Control', 'no-store');
+	response.setHeader('X-Robots-Tag', 'noindex');
+	response.end(html);
+}
+
+export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = this.getRequestObject();
+	const response = this.getResponseObject() as unknown as MinimalResponse;
+	const requestUrl = request.originalUrl ?? request.url ?? '';
+	const method = request.method;
+
+	if (this.getNodeParameter('operation', '') !== SEND_AND_WAIT_OPERATION) {
+		sendPage(response, 404, refusedPage('This node is not waiting for a response.'));
+		return { noWebhookResponse: true };
+	}
+	// n8n has verified the signature; a link without one never resumes anything, whatever n8n's settings.
+	if (!hasSignature(requestUrl)) {
+		sendPage(response, 401, refusedPage('The link is incomplete: its signature is missing.'));
+		return { noWebhookResponse: true };
+	}
+
+	const responseType = this.getNodeParameter('responseType', 'approval') as string;
+	let data: IDataObject;
+	if (responseType === 'freeText') {
+		const form = {
+			title: String(this.getNodeParameter('options.responseFormTitle', '') ?? ''),
+			description: String(
+				this.getNodeParameter('options.responseFormDescription', '') ||
+					this.getNodeParameter('message', ''),
+			),
+			buttonLabel: String(
+				this.getNodeParameter('options.responseFormButtonLabel', 'Submit') ?? 'Submit',
+			),
+		};
+		if (method !== 'POST') {
+			sendPage(response, 200, responseFormPage(form));
+			return { noWebhookResponse: true };
+		}
+		const text = submittedText(this.getBodyData());
+		if (text.trim() === '') {
+			sendPage(response, 400, responseFormPage({ ...form, error: 'Please type a response.' }));
+			return { noWebhookResponse: true };
+		}
+		data = { text, respondedAt: new Date().toISOString() };
+	} else {
+		// A link preview (chat apps unfurl links) must not decide for the person.
+		if (method === 'GET' && isLinkPreviewAgent(request.headers?.['user-agent'])) {
+			sendPage(response, 200, '');
+			return { noWebhookResponse: true };
+		}
+		const query = this.getQueryData() as IDataObject;
+		data = { approved: query.approved === 'true', respondedAt: new Date().toISOString() };
+	}
+
+	const sentMessageId = await findRequestMessageId(this, requestUrl);
+	sendPage(response, 200, recordedPage());
+	return { noWebhookResponse: true, workflowData: [[{ json: { data, sentMessageId } }]] };
+}
+
+/** The answer from a urlencoded form (`response=…`) or a multipart one (n8n puts fields under `data`). */
+function submittedText(body: IDataObject | undefined): string {
+	const value = body?.[RESPONSE_FIELD] ?? (body?.data as IDataObject | undefined)?.[RESPONSE_FIELD];
+	if (Array.isArray(value)) return String(value[0] ?? '');
+	return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The request message's ID, so a later step can edit or delete it. The links are signed before the
+ * message exists, so its ID cannot be in them: it is the message of the conversation whose text holds
+ * this link's `/<execution>/<node>?`. A failed lookup never blocks the response: the ID is then null.
+ */
+async function findRequestMessageId(
+	context: IWebhookFunctions,
+	requestUrl: string,
+): Promise<string | null> {
+	const marker = resumeMarker(requestUrl);
+	const conversationId = locatorValue(context.getNodeParameter('conversationId', ''));
+	if (!marker || conversationId === '') return null;
+	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
+	const requester = context as unknown as IExecuteFunctions;
+	try {
+		let cursor: string | undefined;
+		for (let page = 0; page < LOOKUP_PAGES; page++) {
+			const result = await messagingApiRequest.call(requester, {
+				method: 'GET',
+				path: ['messages'],
+				query: { conversation_id: conversationId, limit: LOOKUP_PAGE_SIZE, starting_after: cursor },
+			});
+			const messages = Array.isArray(result.data) ? (result.data as IDataObject[]) : [];
+			const found = messages.find(
+				(m) => typeof m.message === 'string' && m.message.includes(marker),
+			);
+			if (found && typeof found.id === 'string') return found.id;
+			const last = messages[messages.length - 1];
+			if (result.has_more !== true || typeof last?.id !== 'string' || last.id === cursor)
+				return null;
+			cursor = last.id;
+		}
+	} catch (error) {
+		context.logger.warn(
+			`Messaging: could not look up the request message: ${(error as Error).message}`,
+		);
+	}
+	return null;
+}

@@ -1,0 +1,210 @@
+'use strict';
+/**
+ * Send and Wait for Response through n8n-core: the request message on the wire with n8n's signed
+ * links, the execution parked with putExecutionToWait, and the webhook side (a click, the form) through
+ * n8n-core's WebhookContext. n8n's own check of the signature is exercised end to end (test/e2e).
+ */
+// n8n-core's own copy of the DI container, where it registered its InstanceSettings.
+const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] }));
+const { InstanceSettings, validateUrlSignature } = require('n8n-core');
+const { WAIT_INDEFINITELY } = require('n8n-workflow');
+const { runMessagingNode, startMessagingRun, callMessagingWebhook } = require('../harness/n8n');
+const { startSandbox, byId, wire } = require('../harness/sandbox');
+
+let sandbox;
+let credentials;
+let store;
+const INBOX = 'conv_00000001';
+const NODE_ID = '8d1e0c52-1f4b-4a8e-9c57-2f9a4b7d1e01';
+
+beforeEach(async () => {
+	({ sandbox, credentials } = await startSandbox({ seed: 'none' }));
+	store = sandbox.store;
+	store.addContact({ id: 'ct_ann', username: 'ann' });
+	store.createConversation({ contact_id: 'ct_ann' });
+	sandbox.clearRequests();
+});
+afterEach(() => sandbox.stop());
+
+const parameters = (extra = {}) => ({
+	resource: 'message',
+	operation: 'sendAndWait',
+	conversationId: byId(INBOX),
+	message: 'Archive the conversation with Ann?',
+	...extra,
+});
+
+async function park(extra, input) {
+	return await startMessagingRun({ parameters: parameters(extra), input, credentials, nodeId: NODE_ID }).done;
+}
+
+const requestText = () => store.listMessages({ conversation_id: INBOX }).map((m) => m.message);
+const linkIn = (text, label) => new URL(new RegExp(`^${label}: (\\S+)$`, 'm').exec(text)[1]);
+const pathAndQuery = (url) => url.pathname + url.search;
+const signatureIsValid = (url) =>
+	validateUrlSignature(url.searchParams.get('signature'), url, Container.get(InstanceSettings).hmacSignatureSecret);
+
+describe('Send and Wait for Response: the request', () => {
+	test('Approval: sends the message with n8n-signed approve and decline links, parks the execution', async () => {
+		const before = Date.now();
+		const { waitTill, items, status, error } = await park(
+			{
+				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes, archive', disapproveLabel: 'No' } },
+				options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } },
+			},
+			[{ n: 1 }],
+		);
+		expect(error).toBeUndefined();
+		expect(status).toBe('waiting');
+		expect(waitTill.getTime()).toBeGreaterThanOrEqual(before + 2 * 3600_000);
+		expect(waitTill.getTime()).toBeLessThan(Date.now() + 2 * 3600_000);
+		// While waiting, the node shows its input items, as n8n's send-and-wait nodes do.
+		expect(items.map((i) => i.json)).toEqual([{ n: 1 }]);
+
+		const [text] = requestText();
+		expect(text).toMatch(/^Archive the conversation with Ann\?\n\nYes, archive: \S+\nNo: \S+$/);
+		const approve = linkIn(text, 'Yes, archive');
+		const decline = linkIn(text, 'No');
+		expect(approve.pathname).toBe(`/webhook-waiting/test-execution/${NODE_ID}`);
+		expect(approve.searchParams.get('approved')).toBe('true');
+		expect(decline.searchParams.get('approved')).toBe('false');
+		expect(signatureIsValid(approve)).toBe(true);
+		expect(signatureIsValid(decline)).toBe(true);
+		// The signature covers the answer: the approve signature on a decline link is not valid.
+		decline.searchParams.set('signature', approve.searchParams.get('signature'));
+		expect(signatureIsValid(decline)).toBe(false);
+
+		const requests = wire(sandbox);
+		expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET /v1/conversations/${INBOX}`, 'POST /v1/messages']);
+		expect(requests[1].body).toBe(`conversation_id=${INBOX}&message=${encodeURIComponent(text)}`);
+	});
+
+	test('Approve Only by default; no Limit Wait Time waits indefinitely; a date limit is that date', async () => {
+		const unlimited = await park();
+		expect(unlimited.waitTill).toEqual(WAIT_INDEFINITELY);
+		expect(requestText()[0]).toMatch(/\n\nApprove: \S+$/);
+		const dated = await park({
+			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2031-05-06T07:08:09Z' } } },
+		});
+		expect(dated.waitTill).toEqual(new Date('2031-05-06T07:08:09Z'));
+	});
+
+	test('Free Text: one "Respond" link to the form, signed for this node', async () => {
+		await park({ responseType: 'freeText', options: { messageButtonLabel: 'Answer here' } });
+		const respond = linkIn(requestText()[0], 'Answer here');
+		expect(respond.pathname).toBe(`/webhook-waiting/test-execution/${NODE_ID}`);
+		expect(signatureIsValid(respond)).toBe(true);
+	});
+
+	test('several input items: one request (from the first item), as n8n’s nodes do', async () => {
+		await park({ message: '={{ "Archive " + $json.who + "?" }}' }, [{ who: 'Ann' }, { who: 'Bob' }]);
+		expect(requestText()).toHaveLength(1);
+		expect(requestText()[0]).toMatch(/^Archive Ann\?/);
+	});
+
+	test.each([
+		[{ message: '={{ "  " }}' }, 'Message is empty [item 0]'],
+		[{ conversationId: byId('conv_gone') }, 'Conversation "conv_gone" does not exist [item 0]'],
+		[{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: -1, resumeUnit: 'hours' } } } }, 'Limit Wait Time must be a positive amount of hours (got "-1") [item 0]'],
+		[{ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'next tuesday' } } } }, 'Limit Wait Time has no valid Max Date and Time (got "next tuesday") [item 0]'],
+	])('bad input %j: a clear error, nothing sent, nothing parked', async (extra, message) => {
+		const { error, waitTill } = await park(extra);
+		expect(error.message).toBe(message);
+		expect(waitTill).toBeUndefined();
+		expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+	});
+
+	test('Continue On Fail: the failure is the output item and the execution does not wait', async () => {
+		const { items, error } = await runMessagingNode({
+			parameters: parameters({ conversationId: byId('conv_gone') }),
+			credentials,
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ error: 'Conversation "conv_gone" does not exist [item 0]' }]);
+	});
+});
+
+describe('Send and Wait for Response: the webhook', () => {
+	async function sentLinks(extra) {
+		await park(extra);
+		const text = requestText()[0];
+		const sentMessageId = store.listMessages({ conversation_id: INBOX })[0].id;
+		return { text, sentMessageId };
+	}
+	const click = (extra, url, options = {}) =>
+		callMessagingWebhook({ parameters: parameters(extra), credentials, url: pathAndQuery(url), nodeId: NODE_ID, ...options });
+
+	test('the approve link: { data: { approved: true }, sentMessageId } and a "recorded" page', async () => {
+		const extra = { approvalOptions: { values: { approvalType: 'double' } } };
+		const { text, sentMessageId } = await sentLinks(extra);
+		store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'I will click it' }); // the request is no longer the newest
+		const answer = await click(extra, linkIn(text, 'Approve'));
+		expect(answer.status).toBe(200);
+		expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+		expect(answer.headers['content-security-policy']).toMatch(/^sandbox allow-forms;/);
+		expect(answer.body).toContain('Got it, thanks');
+		const [[item]] = answer.result.workflowData;
+		expect(item.json).toEqual({ data: { approved: true, respondedAt: expect.any(String) }, sentMessageId });
+		expect(answer.result.noWebhookResponse).toBe(true);
+
+		const declined = await click(extra, linkIn(text, 'Decline'));
+		expect(declined.result.workflowData[0][0].json.data.approved).toBe(false);
+	});
+
+	test('a link preview (no user agent, or a bot’s) gets an empty page and decides nothing', async () => {
+		const { text } = await sentLinks();
+		for (const agent of ['', 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'TelegramBot (like TwitterBot)']) {
+			const answer = await click({}, linkIn(text, 'Approve'), { headers: { 'user-agent': agent } });
+			expect(answer.status).toBe(200);
+			expect(answer.body).toBe('');
+			expect(answer.result).toEqual({ noWebhookResponse: true });
+		}
+	});
+
+	test('a link without a signature is refused (401) and resumes nothing', async () => {
+		const { text } = await sentLinks();
+		const unsigned = linkIn(text, 'Approve');
+		unsigned.searchParams.delete('signature');
+		const answer = await click({}, unsigned);
+		expect(answer.status).toBe(401);
+		expect(answer.result).toEqual({ noWebhookResponse: true });
+	});
+
+	test('Free Text: GET serves the form (escaped), POST records the text; an empty answer is asked again', async () => {
+		const extra = {
+			responseType: 'freeText',
+			message: 'Why <archive>?',
+			options: { responseFormTitle: 'Reason & details', responseFormButtonLabel: 'Send it' },
+		};
+		const { text, sentMessageId } = await sentLinks(extra);
+		const link = linkIn(text, 'Respond');
+		const form = await click(extra, link);
+		expect(form.status).toBe(200);
+		expect(form.result).toEqual({ noWebhookResponse: true });
+		expect(form.body).toContain('<h1>Reason &amp; details</h1>');
+		expect(form.body).toContain('<p>Why &lt;archive&gt;?</p>');
+		expect(form.body).toContain('<form method="post" accept-charset="utf-8">');
+		expect(form.body).toContain('<textarea id="response" name="response" required></textarea>');
+		expect(form.body).toContain('<button type="submit">Send it</button>');
+		expect(form.body).not.toMatch(/<script/i);
+
+		const empty = await click(extra, link, { method: 'POST', body: { response: '  ' } });
+		expect(empty.status).toBe(400);
+		expect(empty.result).toEqual({ noWebhookResponse: true });
+
+		const posted = await click(extra, link, { method: 'POST', body: { response: 'Ann left the team.\nKeep it 30 days.' } });
+		expect(posted.status).toBe(200);
+		expect(posted.result.workflowData[0][0].json).toEqual({
+			data: { text: 'Ann left the team.\nKeep it 30 days.', respondedAt: expect.any(String) },
+			sentMessageId,
+		});
+	});
+
+	test('when the request message cannot be found the response still counts (sentMessageId: null)', async () => {
+		const { text } = await sentLinks();
+		store.deleteMessage(store.listMessages({ conversation_id: INBOX })[0].id);
+		const answer = await click({}, linkIn(text, 'Approve'));
+		expect(answer.result.workflowData[0][0].json).toMatchObject({ data: { approved: true }, sentMessageId: null });
+	});
+});
