@@ -161,9 +161,11 @@ async function main() {
 				(await fetch(`${app.url}${route}`, { headers: { cookie: session.cookie } })).json();
 			const nodes = await get('/types/nodes.json');
 			const ours = nodes.filter((n) => n.name.startsWith(`${n8n.PACKAGE_NAME}.`));
-			// usableAsTool: n8n adds the AI Agent tool variant of the node itself.
-			assert.deepEqual(ours.map((n) => n.name).sort(), [
+			// usableAsTool: n8n adds the AI Agent tool variant of the node itself, and from the sendAndWait
+			// operation a human-review tool for agents. Versioned nodes are listed once per version.
+			assert.deepEqual([...new Set(ours.map((n) => n.name))].sort(), [
 				'n8n-nodes-messaging.messaging',
+				'n8n-nodes-messaging.messagingHitlTool',
 				'n8n-nodes-messaging.messagingTool',
 				'n8n-nodes-messaging.messagingTrigger',
 			]);
@@ -174,7 +176,7 @@ async function main() {
 				...ours.flatMap((n) => Object.values(n.iconUrl)),
 				...Object.values(credential.iconUrl),
 			];
-			assert.equal(icons.length, 8);
+			assert.equal(icons.length, ours.length * 2 + 2);
 			for (const icon of icons) {
 				const response = await fetch(`${app.url}/${icon}`);
 				assert.equal(response.status, 200, icon);

@@ -1,4 +1,6 @@
 'use strict';
+const path = require('node:path');
+const { transportDefaults } = require(path.join(__dirname, '../../dist/nodes/shared/transport/index.js'));
 /**
  * Send and Wait for Reply through n8n-core's WorkflowExecute against the sandbox: the message on the
  * wire, which later message is the reply, both list orders, time-out, cancellation and rate limits.
@@ -156,15 +158,23 @@ describe('Send and Wait for Reply', () => {
 	});
 
 	test('a rate limit slows the checks and never fails the wait, even past the transport’s retries', async () => {
-		const run = startMessagingRun({ parameters: parameters(), credentials });
-		// 15 answers of 429 in a row: the transport gives up on one request after 12, the wait goes on.
-		const limited = sandbox.stats.rateLimited;
-		await whenAsked(() => sandbox.failNext(...Array.from({ length: 15 }, () => ({ status: 429, retryAfter: 0.01 }))));
-		await whenAsked(() => store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'S' }), checks().length + 16);
-		const { items, error } = await run.done;
-		expect(error).toBeUndefined();
-		expect(sandbox.stats.rateLimited - limited).toBe(15);
-		expect(items[0].json.reply.message).toBe('S');
+		// A request accepts 3 answers of 429 here (12 by default), so 5 in a row outlast one request's retries.
+		const saved = transportDefaults.retry;
+		transportDefaults.retry = { ...saved, maxRateLimited: 3 };
+		try {
+			const run = startMessagingRun({ parameters: parameters({ replyTimeout: 60 }), credentials });
+			const limited = sandbox.stats.rateLimited;
+			await whenAsked(() => sandbox.failNext(...Array.from({ length: 5 }, () => ({ status: 429, retryAfter: 0.01 }))));
+			// The reply comes once all 5 were answered: the wait outlived them (however the pace settled).
+			for (let i = 0; i < 3000 && sandbox.stats.rateLimited - limited < 5; i++) await new Promise((r) => setTimeout(r, 10));
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'S' });
+			const { items, error } = await run.done;
+			expect(error).toBeUndefined();
+			expect(sandbox.stats.rateLimited - limited).toBe(5);
+			expect(items[0].json.reply.message).toBe('S');
+		} finally {
+			transportDefaults.retry = saved;
+		}
 	});
 
 	test('oldest-first service: checks with starting_after=<sent id>, one request while nothing came', async () => {

@@ -31,15 +31,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	if (resource === 'message' && operationName === SEND_AND_WAIT_OPERATION) {
-		return await message.executeSendAndWait.call(this, newRunContext(this));
-	}
 	const operation = resources[resource]?.[operationName];
-	if (!operation) {
+	if (!operation && !(resource === 'message' && operationName === SEND_AND_WAIT_OPERATION)) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 	// Options are read once per run: every item shares the run's output shape, pace and timeout.
-	const options = readRunOptions(this, operation.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS);
+	const options = readRunOptions(this, operation?.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS);
+	if (!operation) {
+		// One message for the whole run, then the execution waits: no item loop (as n8n's own nodes do).
+		return await message.executeSendAndWait.call(this, newRunContext(this, options.timeoutMs));
+	}
 	const timestampSetting = options.isoTimestamps
 		? ((await getMessagingCredentials.call(this)).timestampUnit ?? 'auto')
 		: 'auto';

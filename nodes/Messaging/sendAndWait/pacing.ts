@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import { Throttle } from '../../shared/transport';
+import { Pacer } from '../../shared/transport';
+import type { ResponseInfo } from '../../shared/transport/pacer';
 
 /** Thrown when the run's rate-limit pause would outlast the wait for a reply. */
 export class DeadlineReached extends Error {
@@ -10,36 +11,27 @@ export class DeadlineReached extends Error {
 }
 
 /**
- * The run's throttle as the reply checks see it: the same pace (a 429 on any item slows every check),
- * but a turn that can be cut short. Cancelling the execution ends the pause at once, and a pause that
- * would run past the deadline ends the wait instead of holding on. No timer outlives it.
+ * The run's pace as the reply checks see it: the same pace (a 429 on any item slows every check), but
+ * a turn that is refused when the execution was cancelled, or when its wait would run past the
+ * deadline of the wait for a reply. (The transport's own waits end at once on cancel.)
  */
-export class InterruptibleTurns extends Throttle {
+export class InterruptiblePacer extends Pacer {
 	constructor(
-		private readonly shared: Throttle,
+		private readonly shared: Pacer,
 		private readonly cancelSignal: AbortSignal | undefined,
 		private readonly deadline: number,
 	) {
 		super();
 	}
 
-	onRateLimited(waitMs: number, startedAt?: number): void {
-		this.shared.onRateLimited(waitMs, startedAt);
-	}
-
-	onSuccess(): void {
-		this.shared.onSuccess();
+	onResponse(info: ResponseInfo): void {
+		this.shared.onResponse(info);
 	}
 
 	reserve(): number {
-		return this.shared.reserve();
-	}
-
-	async waitTurn(): Promise<number> {
 		throwIfCancelled(this.cancelSignal);
 		const wait = this.shared.reserve();
 		if (wait > 0 && Date.now() + wait > this.deadline) throw new DeadlineReached();
-		if (wait > 0) await sleep(wait, this.cancelSignal);
 		return wait;
 	}
 }

@@ -13,7 +13,6 @@ import type {
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../shared/transport';
-import { locatorValue } from '../helpers/parameters';
 import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
 import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
 
@@ -129,7 +128,7 @@ async function findRequestMessageId(
 	requestUrl: string,
 ): Promise<string | null> {
 	const marker = resumeMarker(requestUrl);
-	const conversationId = locatorValue(context.getNodeParameter('conversationId', ''));
+	const conversationId = String(context.getNodeParameter('conversationId', '', { extractValue: true }) ?? '').trim();
 	if (!marker || conversationId === '') return null;
 	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
 	const requester = context as unknown as IExecuteFunctions;

@@ -95,12 +95,15 @@ export async function messagingApiRequest(
 	};
 
 	const pacer = options.pacer ?? new Pacer();
+	// Waits between attempts end at once when the execution is cancelled.
+	const cancelSignal =
+		'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
 	let droppedBefore = false;
 	for (;;) {
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
 		const turn = pacer.reserve();
-		if (turn > 0) await sleep(turn);
+		if (turn > 0) await sleep(turn, cancelSignal);
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn;
 		const startedAt = Date.now();
 		const outcome = await attempt(this, httpOptions, credentials, data, timeoutMs);
@@ -142,7 +145,7 @@ export async function messagingApiRequest(
 		// so the wait happens at the next reserve(); other failures wait here, alone.
 		if (!decision.rateLimited) {
 			attempts.waitedMs += decision.delayMs;
-			await sleep(decision.delayMs);
+			await sleep(decision.delayMs, cancelSignal);
 		}
 	}
 }
@@ -193,10 +196,16 @@ async function attempt(
 			(response): Outcome => ({ response: response as RawResponse }),
 			(error: unknown): Outcome => ({ error, timedOut: false }),
 		);
-	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS).then(
+	const settled = new AbortController();
+	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, settled.signal).then(
 		(): Outcome => ({ error: undefined, timedOut: true }),
+		(): Outcome => ({ error: undefined, timedOut: false }), // cleared: the request settled first
 	);
-	return await Promise.race([request, deadline]);
+	try {
+		return await Promise.race([request, deadline]);
+	} finally {
+		settled.abort();
+	}
 }
 
 function failureOf(outcome: Outcome): Failure {

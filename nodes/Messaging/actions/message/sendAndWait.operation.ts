@@ -20,7 +20,7 @@ import {
 	type LimitWaitTime,
 	type ResponseLink,
 } from '../../sendAndWait/links';
-import type { RunContext } from '../types';
+import type { RunContext } from '../../types';
 
 const limitWaitTimeOption: INodeProperties = {
 	displayName: 'Limit Wait Time',
@@ -258,13 +258,13 @@ export async function executeSendAndWait(
 		const waitTill = waitTillFrom(limit, Date.now());
 		if (!(waitTill instanceof Date))
 			throw inputError(this, itemIndex, 'Limit Wait Time', waitTill.problem);
-		await getConversationOrFail(this, conversationId, itemIndex, run.throttle);
+		await getConversationOrFail(this, conversationId, itemIndex, run.pacer);
 		await postMessage(
 			this,
 			conversationId,
 			requestMessageText(message, responseLinks(this)),
 			itemIndex,
-			run.throttle,
+			run.pacer,
 		);
 		await this.putExecutionToWait(waitTill);
 	} catch (error) {

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
+import { getMessagingCredentials } from '../../../shared/transport';
+import { listPage } from '../../../shared/paginate';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
@@ -15,7 +16,7 @@ import {
 	CANCELED_MESSAGE,
 	Cancelled,
 	DeadlineReached,
-	InterruptibleTurns,
+	InterruptiblePacer,
 	pause,
 } from '../../sendAndWait/pacing';
 import {
@@ -25,7 +26,7 @@ import {
 	type ChatMessage,
 	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
-import type { OperationResult, RunContext } from '../types';
+import type { OperationResult, RunContext } from '../../types';
 
 /** One hour: the execution waits in memory, holding one of n8n's execution slots, and a restart ends it. */
 export const MAX_REPLY_TIMEOUT_SECONDS = 3600;
@@ -84,13 +85,13 @@ const properties: INodeProperties[] = [
 		default: 'output',
 		description: 'What happens when no reply came in time',
 	},
-	optionsCollection(
-		false,
-		{
+	optionsCollection({
+		isoTimestamps: false,
+		parallel: {
 			default: parallelRequests,
 			note: 'Kept at 1, items ask one after the other; above 1, several questions wait at once (each in its own conversation, or the replies may be taken in any order).',
 		},
-		[
+		extra: [
 			{
 				displayName: 'Only From Contact',
 				name: 'fromContact',
@@ -110,7 +111,7 @@ const properties: INodeProperties[] = [
 					'A regular expression (JavaScript syntax; /…/i for flags). Messages that do not match are skipped and the wait goes on.',
 			},
 		],
-	),
+	}),
 ];
 
 export const description = updateDisplayOptions(
@@ -191,13 +192,13 @@ export async function execute(
 ): Promise<OperationResult> {
 	const settings = readSettings(this, itemIndex);
 	const cancelSignal = this.getExecutionCancelSignal();
-	await getConversationOrFail(this, settings.conversationId, itemIndex, run.throttle);
+	await getConversationOrFail(this, settings.conversationId, itemIndex, run.pacer);
 	const sent = (await postMessage(
 		this,
 		settings.conversationId,
 		settings.text,
 		itemIndex,
-		run.throttle,
+		run.pacer,
 	)) as ChatMessage;
 	if (typeof sent?.id !== 'string') {
 		throw new NodeOperationError(
@@ -215,34 +216,30 @@ export async function execute(
 	const own = [ownSetting, ownId ?? '', ownName ?? ''].filter((w) => w !== '');
 
 	const deadline = Date.now() + settings.timeoutMs;
-	const turns = new InterruptibleTurns(run.throttle, cancelSignal, deadline);
+	const turns = new InterruptiblePacer(run.pacer, cancelSignal, deadline);
 	const fetchPage = async (cursor: string | undefined): Promise<ChatPage> => {
-		const page = await messagingApiRequest.call(
+		const page = await listPage.call(
 			this,
-			{
-				method: 'GET',
-				path: ['messages'],
-				query: {
-					conversation_id: settings.conversationId,
-					limit: CHECK_PAGE_SIZE,
-					starting_after: cursor,
-				},
-			},
-			{ itemIndex, throttle: turns },
+			'messages',
+			{ conversation_id: settings.conversationId },
+			{ cursor, limit: CHECK_PAGE_SIZE },
+			{ itemIndex, pacer: turns },
 		);
-		const data = Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
+		const data = page.data as ChatMessage[];
 		return {
 			messages: data.filter((m) => m && typeof m.id === 'string'),
-			hasMore: page.has_more === true,
+			hasMore: page.hasMore,
 		};
 	};
 	const probeOrder = async (): Promise<ChatMessage[]> => {
-		const page = await messagingApiRequest.call(
+		const page = await listPage.call(
 			this,
-			{ method: 'GET', path: ['messages'], query: { limit: CHECK_PAGE_SIZE } },
-			{ itemIndex, throttle: turns },
+			'messages',
+			{},
+			{ limit: CHECK_PAGE_SIZE },
+			{ itemIndex, pacer: turns },
 		);
-		return Array.isArray(page.data) ? (page.data as ChatMessage[]) : [];
+		return page.data as ChatMessage[];
 	};
 	const watcher = new ReplyWatcher(
 		sent,
