@@ -1,0 +1,1 @@
+module.exports = { title: '07-dark-theme (todo)', async run() { throw new Error('todo'); } };
