@@ -32,6 +32,10 @@ function seed(store) {
 	return extra;
 }
 
+/** The service's list order, whatever order the store keeps: newest first, by created_at then id. */
+const newestFirst = (messages) =>
+	[...messages].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+
 async function prepare({ log = n8n.log } = {}) {
 	n8n.ensureN8n();
 	log('ui: building and packing the package…');
@@ -71,4 +75,4 @@ async function prepare({ log = n8n.log } = {}) {
 	return { sandbox, app, session, extraConversations, token: TOKEN };
 }
 
-module.exports = { prepare, WORK, USER, SHOTS, TOKEN, CREDENTIAL_ID, CREDENTIAL_NAME, EXTRA_CONVERSATIONS, customerId };
+module.exports = { prepare, newestFirst, WORK, USER, SHOTS, TOKEN, CREDENTIAL_ID, CREDENTIAL_NAME, EXTRA_CONVERSATIONS, customerId };
