@@ -43,6 +43,9 @@ module.exports = {
 		await page.getByText(/There are no messages/).first().waitFor();
 		const message = await page.getByText(/There are no messages/).first().innerText();
 		t.log(`empty conversation: "${message}"`);
+		// The manual run is over: the panel goes back from "Stop Listening" to "Fetch Test Event".
+		const label = await t.settle(() => page.getByTestId('node-execute-button').innerText(), (text) => /Fetch Test Event/i.test(text), 10_000);
+		t.expect(/Fetch Test Event/i.test(label), `after the error the panel stops listening; its button still reads "${label}"`);
 		t.expect(message.includes('There are no messages'), 'the product’s text for no messages shows');
 		await t.shot('no-messages', 'Messaging Trigger: Fetch Test Event with no messages');
 	},
