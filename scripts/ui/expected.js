@@ -1,0 +1,94 @@
+'use strict';
+/**
+ * What the parameter panel should show, derived from the one place that defines it: the compiled node
+ * descriptions in dist/ (what n8n itself renders), with displayOptions applied the way n8n applies them.
+ * Nothing here copies a field list, so a field added or moved in the nodes is expected automatically.
+ */
+const path = require('node:path');
+const { ROOT } = require('../lib/n8n');
+
+function loadNode(file, className) {
+	const modulePath = path.join(ROOT, 'dist', file);
+	delete require.cache[require.resolve(modulePath)];
+	return new (require(modulePath)[className])().description;
+}
+
+const messagingDescription = () => loadNode('nodes/Messaging/Messaging.node.js', 'Messaging');
+const triggerDescription = () => loadNode('nodes/MessagingTrigger/MessagingTrigger.node.js', 'MessagingTrigger');
+
+function conditionHolds(wanted, actual, version) {
+	if (!Array.isArray(wanted)) throw new Error(`displayOptions condition ${JSON.stringify(wanted)}: only value lists are supported here`);
+	return wanted.some((w) => {
+		if (w && typeof w === 'object' && '_cnd' in w) throw new Error(`displayOptions _cnd conditions are not supported here: ${JSON.stringify(w)}`);
+		return w === actual;
+	});
+}
+
+/** n8n's rule: shown when every `show` key matches and no `hide` key does. */
+function isDisplayed(property, values, version) {
+	const { show, hide } = property.displayOptions ?? {};
+	const valueOf = (key) => (key === '@version' ? version : values[key.replace(/^\//, '')]);
+	if (show && !Object.entries(show).every(([key, wanted]) => conditionHolds(wanted, valueOf(key), version))) return false;
+	if (hide && Object.entries(hide).some(([key, wanted]) => conditionHolds(wanted, valueOf(key), version))) return false;
+	return true;
+}
+
+/** The value n8n displays for a parameter left at its default. */
+function shownDefault(property) {
+	switch (property.type) {
+		case 'options': {
+			const option = property.options.find((o) => o.value === property.default);
+			return option ? option.name : '';
+		}
+		case 'boolean':
+			return String(property.default);
+		case 'resourceLocator': {
+			const mode = property.modes.find((m) => m.name === (property.default?.mode ?? property.modes[0].name));
+			return mode.displayName;
+		}
+		case 'collection':
+		case 'fixedCollection':
+			return '';
+		default:
+			return property.default === undefined || property.default === null ? '' : String(property.default);
+	}
+}
+
+/**
+ * The top-level fields of the panel for the given choices (e.g. { resource, operation }), every other
+ * parameter at its default: [{ name, label, type, required, value }] in the description's order.
+ */
+function expectedPanel(description, choices) {
+	const version = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	const values = {};
+	for (const p of description.properties) if (!(p.name in values) && isDisplayed(p, { ...values, ...choices }, version)) values[p.name] = p.default;
+	Object.assign(values, choices);
+	const shown = [];
+	for (const p of description.properties) {
+		if (p.type === 'hidden' || !isDisplayed(p, values, version)) continue;
+		if (p.type === 'notice') {
+			shown.push({ name: '(notice)', label: p.displayName, type: p.type, required: false, value: '' });
+			continue;
+		}
+		const value = p.name in choices ? optionName(p, choices[p.name]) : shownDefault(p);
+		shown.push({ name: p.name, label: p.displayName, type: p.type, required: p.required === true, value });
+	}
+	return shown;
+}
+
+const optionName = (property, value) => property.options?.find((o) => o.value === value)?.name ?? String(value);
+
+/** Every (resource, operation) pair of the node, with the options' display names, in the description's order. */
+function operations(description) {
+	const resource = description.properties.find((p) => p.name === 'resource');
+	const pairs = [];
+	for (const r of resource.options) {
+		const operation = description.properties.find((p) => p.name === 'operation' && isDisplayed(p, { resource: r.value }, 1));
+		for (const o of operation.options) {
+			pairs.push({ resource: r.value, resourceName: r.name, operation: o.value, operationName: o.name, action: o.action });
+		}
+	}
+	return pairs;
+}
+
+module.exports = { messagingDescription, triggerDescription, expectedPanel, operations, isDisplayed };
