@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as conversation from './actions/conversation';
@@ -7,6 +13,21 @@ import { router } from './actions/router';
 import { searchConversations, searchMessages } from './methods/listSearch';
 import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
 
+/** Each operation's action sentence ("Send a message") by resource and value, shown as the node's subtitle. */
+function actionNames(): Record<string, Record<string, string>> {
+	const names: Record<string, Record<string, string>> = {};
+	for (const [resource, properties] of [
+		['message', message.description],
+		['conversation', conversation.description],
+	] as const) {
+		const operation = properties.find((p) => p.name === 'operation');
+		names[resource] = Object.fromEntries(
+			(operation?.options ?? []).map((o) => [String((o as INodePropertyOptions).value), String((o as INodePropertyOptions).action)]),
+		);
+	}
+	return names;
+}
+
 export class Messaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging',
@@ -14,7 +35,7 @@ export class Messaging implements INodeType {
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: `={{ ${JSON.stringify(actionNames())}[$parameter["resource"]]?.[$parameter["operation"]] }}`,
 		description: 'Send, read, edit and react to messages, and archive, pin or mute conversations',
 		defaults: { name: 'Messaging' },
 		usableAsTool: true,

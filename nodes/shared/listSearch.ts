@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listPage, nextCursor, PAGE_SIZE, type ListQuery } from './paginate';
+import { servicePages, walkPages, type ListedPage, type ListQuery } from './paginate';
 
 /** Whether any of `texts` contains `filter`, ignoring case. */
 export function matchesFilter(filter: string | undefined, ...texts: unknown[]): boolean {
@@ -9,18 +9,36 @@ export function matchesFilter(filter: string | undefined, ...texts: unknown[]): 
 	return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
 }
 
-/** One picker page of `collection`; the pagination token is the cursor for the next page. */
+/** Pages a search reads for its first match before it answers with nothing (the user can load more). */
+export const SEARCH_MAX_PAGES = 10;
+
+/**
+ * One picker page of `collection`: its records as `label` names them, narrowed by `filter`, and the
+ * pagination token for the next page. The service has no text search, so a search term reads on
+ * through further pages until something matches.
+ */
 export async function searchPage(
 	context: ILoadOptionsFunctions,
 	collection: 'messages' | 'conversations',
-	cursor: string | undefined,
-	query: ListQuery = {},
-): Promise<{ data: IDataObject[]; next?: string }> {
-	const { data, hasMore } = await listPage.call(context, collection, query, {
-		cursor,
-		limit: PAGE_SIZE,
-	});
-	return { data, next: nextCursor(data, hasMore, cursor).next };
+	options: {
+		cursor: string | undefined;
+		filter: string | undefined;
+		label: (record: IDataObject) => string;
+		query?: ListQuery;
+	},
+): Promise<INodeListSearchResult> {
+	const { filter, label, query = {} } = options;
+	const fetchPage = servicePages(context, collection, query);
+	let results: INodeListSearchResult['results'] = [];
+	let last: ListedPage | undefined;
+	for await (const page of walkPages(fetchPage, { cursor: options.cursor, maxPages: SEARCH_MAX_PAGES })) {
+		last = page;
+		results = page.records
+			.map((record) => ({ name: label(record), value: String(record.id) }))
+			.filter((r) => matchesFilter(filter, r.name, r.value));
+		if (results.length > 0 || !filter) break;
+	}
+	return { results, paginationToken: last?.next };
 }
 
 /** A conversation as the picker shows it: who, its flags, and its id. */
@@ -39,9 +57,9 @@ export async function searchConversations(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const { data, next } = await searchPage(this, 'conversations', paginationToken);
-	const results = data
-		.map((c) => ({ name: conversationLabel(c), value: String(c.id) }))
-		.filter((r) => matchesFilter(filter, r.name));
-	return { results, paginationToken: next };
+	return await searchPage(this, 'conversations', {
+		cursor: paginationToken,
+		filter,
+		label: conversationLabel,
+	});
 }

@@ -245,3 +245,27 @@ async function callMessagingWebhook({ parameters, credentials, method = 'GET', u
 
 module.exports.startMessagingRun = startMessagingRun;
 module.exports.callMessagingWebhook = callMessagingWebhook;
+
+/**
+ * Calls a "From List" search method of the Messaging node as the editor does, through n8n-core's
+ * LoadOptionsContext: `parameters` are the node's current parameters (the picker reads them).
+ */
+async function searchList(method, { parameters = {}, credentials, filter, paginationToken }) {
+	const { LoadOptionsContext } = require('n8n-core');
+	const node = {
+		id: '2',
+		name: 'Messaging',
+		type: 'n8n-nodes-messaging.messaging',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: CREDENTIAL_REF,
+	};
+	const workflowData = { id: 'wf-1', name: 'test', nodes: [node], connections: {}, active: false, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const data = { ...additionalData(credentials, workflowData), currentNodeParameters: parameters };
+	const context = new LoadOptionsContext(workflow, node, data, 'messageId');
+	return await NODE_TYPES['n8n-nodes-messaging.messaging'].methods.listSearch[method].call(context, filter, paginationToken);
+}
+
+module.exports.searchList = searchList;

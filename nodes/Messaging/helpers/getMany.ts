@@ -19,6 +19,8 @@ export async function getMany(
 	}
 	const fetchPage = servicePages(this, collection, filters, run.requestOptions(itemIndex));
 	const result = await collectRecords(fetchPage, max);
+	// Which item, when there are several to tell apart.
+	const item = this.getInputData().length > 1 ? ` [item ${itemIndex}]` : '';
 	if (result.stalled) {
 		this.addExecutionHints({
 			message: `The service did not page past ${result.records.length} ${collection} (it ignored the starting_after cursor), so the result may be incomplete.`,
@@ -27,13 +29,13 @@ export async function getMany(
 		});
 	} else if (result.capped) {
 		this.addExecutionHints({
-			message: `Return All stopped after ${MAX_PAGES} pages (${result.records.length} ${collection}) although the service said more exist [item ${itemIndex}]. Narrow the filters to get the rest.`,
+			message: `Return All stopped after ${MAX_PAGES} pages (${result.records.length} ${collection}) although the service said more exist${item}. Narrow the filters to get the rest.`,
 			type: 'warning',
 			location: 'outputPane',
 		});
 	} else if (!returnAll && result.hasMore) {
 		this.addExecutionHints({
-			message: `More ${collection} exist than the limit of ${max} [item ${itemIndex}]. Turn on Return All, or raise Limit, to get them.`,
+			message: `More ${collection} exist than the limit of ${max}${item}. Turn on Return All, or raise Limit, to get them.`,
 			type: 'info',
 			location: 'outputPane',
 		});

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { matchesFilter, searchPage } from '../../shared/listSearch';
+import { searchPage } from '../../shared/listSearch';
 
 export { searchConversations } from '../../shared/listSearch';
 
@@ -26,10 +26,10 @@ export async function searchMessages(
 	} catch {
 		// The operation has no conversation field: list messages of every conversation.
 	}
-	const query = conversationId ? { conversation_id: conversationId } : {};
-	const { data, next } = await searchPage(this, 'messages', paginationToken, query);
-	const results = data
-		.map((m) => ({ name: messageLabel(m), value: String(m.id) }))
-		.filter((r) => matchesFilter(filter, r.name, r.value));
-	return { results, paginationToken: next };
+	return await searchPage(this, 'messages', {
+		cursor: paginationToken,
+		filter,
+		label: messageLabel,
+		query: conversationId ? { conversation_id: conversationId } : {},
+	});
 }

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { reactionsFromService, type ReactionMap } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
-import { messageLocator } from '../../descriptions/locators';
+import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
@@ -14,7 +14,7 @@ export const parallelRequests = 1;
 /** The fields of Add Reaction and Remove Reaction. */
 export function reactionProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	return [
-		messageLocator,
+		...messageLocators,
 		{
 			displayName: 'Reaction',
 			name: 'reaction',

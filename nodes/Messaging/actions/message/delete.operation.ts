@@ -3,12 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
-import { messageLocator } from '../../descriptions/locators';
+import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
-	{ ...messageLocator, description: 'The message to delete. The deletion is permanent.' },
+	messageLocators[0],
+	{ ...messageLocators[1], description: 'The message to delete. The deletion is permanent.' },
 	optionsCollection({ isoTimestamps: false }),
 ];
 

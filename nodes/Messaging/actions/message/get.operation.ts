@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
-import { messageLocator } from '../../descriptions/locators';
+import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
-const properties: INodeProperties[] = [messageLocator, optionsCollection({ isoTimestamps: true })];
+const properties: INodeProperties[] = [...messageLocators, optionsCollection({ isoTimestamps: true })];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['get'] } },

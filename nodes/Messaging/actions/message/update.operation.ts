@@ -4,12 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
-import { messageLocator } from '../../descriptions/locators';
+import { messageLocators } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, getText, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
-	messageLocator,
+	...messageLocators,
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
