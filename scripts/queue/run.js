@@ -53,6 +53,11 @@ const PLAN = OPTIONS.quick
 const POLL_FAULTS = { rate429: 0.06, rate503: 0.05, rate500: 0.01, rateDrop: 0.04, retryAfterSeconds: 0 };
 /** Shorter than n8n's defaults (60 s lock, 30 s stalled check), so a dead worker's job is noticed within the run. */
 const WORKER_LOCK = { QUEUE_WORKER_LOCK_DURATION: '15000', QUEUE_WORKER_LOCK_RENEW_TIME: '3000', QUEUE_WORKER_STALLED_INTERVAL: '5000' };
+/**
+ * n8n activates triggers through its publication outbox; a main killed while processing a record holds
+ * its lease (120 s by default), and the next main activates nothing until it expires. Shorter here.
+ */
+const PUBLICATION_LEASE = { N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: '20', N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '2000' };
 const DURABLE_CURSORS = {
 	N8N_SCHEDULER_ENABLED: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
@@ -152,11 +157,11 @@ async function main() {
 		redis,
 		postgres,
 		encryptionKey,
-		extra: { ...WORKER_LOCK, ...(OPTIONS.durableCursors ? DURABLE_CURSORS : {}) },
+		extra: { ...WORKER_LOCK, ...PUBLICATION_LEASE, ...(OPTIONS.durableCursors ? DURABLE_CURSORS : {}) },
 	});
 	const { tarball } = n8n.packPackage(WORK);
 	const folder = (name) => path.join(WORK, name);
-	const mainProcess = new N8nProcess({ name: 'main', command: 'start', userFolder: folder('main'), env, logFile: path.join(WORK, 'logs', 'main.log') });
+	const mainProcess = new N8nProcess({ name: 'main', command: 'start', userFolder: folder('main'), env: { ...env, ...(process.env.QUEUE_MAIN_LOG_LEVEL ? { N8N_LOG_LEVEL: process.env.QUEUE_MAIN_LOG_LEVEL } : {}) }, logFile: path.join(WORK, 'logs', 'main.log') });
 	const workers = [1, 2].map(
 		(n) => new N8nProcess({ name: `worker-${n}`, command: 'worker', args: ['--concurrency=5'], userFolder: folder(`worker-${n}`), env, logFile: path.join(WORK, 'logs', `worker-${n}.log`) }),
 	);
