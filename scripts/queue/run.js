@@ -487,10 +487,11 @@ async function triggerThroughFaults({ mainProcess, workers, executions, service,
 	await check('oldest first within each execution', () => {
 		assert.deepEqual(order.violations.slice(0, 3), []);
 	});
-	await check('trigger executions ran on both workers', () => {
-		for (const w of workers) {
-			assert.ok(executions.get(w.name).started.size - phaseStart.graceful[w.name] > 0, `${w.name} ran no trigger execution`);
-		}
+	await check(`trigger executions ran on the workers${OPTIONS.triggerVersion >= 2 ? ', both of them' : ''}`, () => {
+		const counts = workers.map((w) => executions.get(w.name).started.size - phaseStart.graceful[w.name]);
+		assert.ok(counts.reduce((a, b) => a + b, 0) > 0, 'no trigger execution started on a worker');
+		// v1 polls once a minute (and at activation): a handful of executions, which may all land on one worker.
+		if (OPTIONS.triggerVersion >= 2) for (const [i, count] of counts.entries()) assert.ok(count > 0, `${workers[i].name} ran no trigger execution`);
 	});
 	if (OPTIONS.triggerVersion >= 2) {
 		await check('every created message delivered (0 lost) through restarts, SIGKILLs of the main and of a worker', () => {
