@@ -61,7 +61,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Check Every (Seconds)',
 		name: 'checkInterval',
 		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 2 },
+		typeOptions: { minValue: 1 },
 		default: 5,
 		description:
 			'How often to look for the reply: one request per check while nothing came. A rate limit (429) spaces the checks further, it never fails the wait.',
