@@ -1,10 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodePropertyOptions,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as conversation from './actions/conversation';
@@ -13,21 +7,6 @@ import { router } from './actions/router';
 import { searchConversations, searchMessages } from './methods/listSearch';
 import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
 
-/** Each operation's action sentence ("Send a message") by resource and value, shown as the node's subtitle. */
-function actionNames(): Record<string, Record<string, string>> {
-	const names: Record<string, Record<string, string>> = {};
-	for (const [resource, properties] of [
-		['message', message.description],
-		['conversation', conversation.description],
-	] as const) {
-		const operation = properties.find((p) => p.name === 'operation');
-		names[resource] = Object.fromEntries(
-			(operation?.options ?? []).map((o) => [String((o as INodePropertyOptions).value), String((o as INodePropertyOptions).action)]),
-		);
-	}
-	return names;
-}
-
 export class Messaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging',
@@ -35,7 +14,9 @@ export class Messaging implements INodeType {
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: `={{ ${JSON.stringify(actionNames())}[$parameter["resource"]]?.[$parameter["operation"]] }}`,
+		// The operation's action sentence ("Send a message"); kept equal to the options' `action` by a unit test.
+		subtitle:
+			'={{ {"message":{"addReaction":"Add a reaction to a message","delete":"Delete a message","get":"Get a message","getAll":"Get many messages","removeReaction":"Remove a reaction from a message","send":"Send a message","sendAndWaitForReply":"Send a message and wait for a reply in the chat","sendAndWait":"Send a message and wait for response","update":"Update a message"},"conversation":{"archive":"Archive a conversation","create":"Create a conversation","delete":"Delete a conversation","get":"Get a conversation","getAll":"Get many conversations","mute":"Mute a conversation","pin":"Pin a conversation","unarchive":"Unarchive a conversation","unmute":"Unmute a conversation","unpin":"Unpin a conversation","update":"Update a conversation"}}[$parameter["resource"]]?.[$parameter["operation"]] }}',
 		description: 'Send, read, edit and react to messages, and archive, pin or mute conversations',
 		defaults: { name: 'Messaging' },
 		usableAsTool: true,

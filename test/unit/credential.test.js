@@ -24,3 +24,16 @@ describe('credential authenticate', () => {
 		}
 	});
 });
+
+describe('Messaging node description', () => {
+	const { Messaging } = require('../../dist/nodes/Messaging/Messaging.node.js');
+	test('the subtitle names each operation by its action sentence, for every operation', () => {
+		const { description } = new Messaging();
+		const map = JSON.parse(/^=\{\{ (\{.*\})\[\$parameter/.exec(description.subtitle)[1]);
+		for (const property of description.properties.filter((p) => p.name === 'operation')) {
+			const resource = property.displayOptions.show.resource[0];
+			for (const option of property.options) expect(map[resource][option.value]).toBe(option.action);
+			expect(Object.keys(map[resource]).sort()).toEqual(property.options.map((o) => o.value).sort());
+		}
+	});
+});
