@@ -6,13 +6,19 @@
 import type { INodeTypeBaseDescription, IVersionedNodeType } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
 
-import { baseDescription } from './description';
-import { MessagingTriggerV1 } from './v1/MessagingTriggerV1.node';
-import { MessagingTriggerV2 } from './v2/MessagingTriggerV2.node';
+import { MessagingTriggerV1 } from './v1/MessagingTriggerV1';
+import { MessagingTriggerV2 } from './v2/MessagingTriggerV2';
 
 export class MessagingTrigger extends VersionedNodeType {
 	constructor() {
-		const description: INodeTypeBaseDescription = { ...baseDescription };
+		const description: INodeTypeBaseDescription = {
+			displayName: 'Messaging Trigger',
+			name: 'messagingTrigger',
+			icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
+			group: ['trigger'],
+			description: 'Starts the workflow when new messages arrive, each message once, oldest first',
+			defaultVersion: 2,
+		};
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = {
 			1: new MessagingTriggerV1(description),
 			2: new MessagingTriggerV2(description),

@@ -1,16 +1,7 @@
 /** The parameters both trigger versions share. */
-import type { INodeProperties, INodeTypeBaseDescription } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { conversationLocator, isoTimestampsOption } from '../shared/descriptions';
-
-export const baseDescription: INodeTypeBaseDescription = {
-	displayName: 'Messaging Trigger',
-	name: 'messagingTrigger',
-	icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
-	group: ['trigger'],
-	description: 'Starts the workflow when new messages arrive, each message once, oldest first',
-	defaultVersion: 2,
-};
 
 export const conversationParameter: INodeProperties = {
 	...conversationLocator,

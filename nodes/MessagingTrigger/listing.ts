@@ -75,14 +75,14 @@ export async function checkForNew(
 	nowMs: number,
 ): Promise<CheckResult> {
 	const start = state?.resume ?? (state?.order === 'oldest_first' ? state.cursor : undefined);
-	try {
-		return await walk(fetchPage, state, settings, nowMs, start);
-	} catch (error) {
-		// The message a cursor names may have been deleted: read from the top once more instead of failing for ever.
-		if (start === undefined || !isBadCursorError(error)) throw error;
+	if (start === undefined) return await walk(fetchPage, state, settings, nowMs, undefined);
+	// The message a cursor names may have been deleted: read from the top once more instead of failing for ever.
+	const restart = async (error: unknown) => {
+		if (!isBadCursorError(error)) return await Promise.reject(error);
 		const restarted = state ? { ...state, resume: undefined, cursor: undefined } : null;
 		return await walk(fetchPage, restarted, settings, nowMs, undefined);
-	}
+	};
+	return await walk(fetchPage, state, settings, nowMs, start).catch(restart);
 }
 
 async function walk(

@@ -265,6 +265,15 @@ const { TriggerContext, TriggersAndPollers } = require('n8n-core');
 const TRIGGER_TYPE = 'n8n-nodes-messaging.messagingTrigger';
 const TRIGGER_FILE = path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js');
 
+/** n8n-core's TriggerContext, with its logger observed (the trigger logs when a check is over). */
+class ObservedTriggerContext extends TriggerContext {
+	get logger() {
+		const context = this;
+		const log = (level) => (message, meta) => context.onLog?.(level, message, meta);
+		return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+	}
+}
+
 /** Node types that resolve a versioned node to the version a node asks for, as n8n's NodeTypes does. */
 function versionedNodeTypes(triggerType = new (require(TRIGGER_FILE).MessagingTrigger)()) {
 	const types = { ...NODE_TYPES, [TRIGGER_TYPE]: triggerType };
@@ -370,6 +379,10 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		/** Errors the trigger reported through saveFailedExecution. */
 		reported: [],
 		emitErrors: [],
+		/** What the trigger logged (not debug). */
+		logs: [],
+		checksDone: 0,
+		checksStarted: 0,
 		process: null,
 		processes: 0,
 	};
@@ -385,8 +398,11 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		staticData.__dataChanged = false;
 	};
 
-	host.start = async (activation = 'init') => {
-		const triggerType = loadTriggerInNewProcess();
+	/** Activates the trigger, by default in a new process (`sameProcess`: n8n re-activating a saved workflow). */
+	host.start = async ({ activation = 'init', sameProcess = false } = {}) => {
+		const checksBefore = host.checksDone; // the first check runs during activation
+		const triggerType = sameProcess ? host.triggerType : loadTriggerInNewProcess();
+		host.triggerType = triggerType;
 		const types = versionedNodeTypes(triggerType);
 		const workflow = new Workflow({ ...workflowData, nodeTypes: types, staticData: JSON.parse(JSON.stringify(host.saved)) });
 		const proc = { workflow, alive: true, number: ++host.processes };
@@ -423,7 +439,11 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		const emitError = (error) => host.emitErrors.push(error);
 		const saveFailedExecution = (error) => host.reported.push(error);
 		const data = additionalData(credentials, workflowData);
-		const context = new TriggerContext(workflow, workflow.getNode(node.name), data, 'trigger', activation, emit, emitError, saveFailedExecution);
+		const context = new ObservedTriggerContext(workflow, workflow.getNode(node.name), data, 'trigger', activation, emit, emitError, saveFailedExecution);
+		context.onLog = (level, message) => {
+			if (level === 'debug' && message.startsWith('Messaging Trigger: next check in')) host.checksDone += 1;
+			if (level !== 'debug') host.logs.push(`${level}: ${message}`);
+		};
 		proc.response = await Container.get(TriggersAndPollers).runTriggerFunction(
 			workflow,
 			workflow.getNode(node.name),
@@ -434,7 +454,7 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		);
 		save(proc); // and saves it, awaited, at the end of activation
 		host.process = proc;
-		await host.idle();
+		await host.idle(checksBefore);
 		return host;
 	};
 
@@ -454,22 +474,30 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		await proc.response?.closeFunction?.(); // only to stop its timers in this test process
 	};
 
-	/** Waits until the trigger has a timer pending (its check is over and the next one is scheduled). */
-	host.idle = async () => {
-		for (let turns = 0; jest.getTimerCount() === 0; turns++) {
-			if (turns > 200_000) throw new Error('the trigger scheduled no next check');
+	/**
+	 * Waits until the check under way is over (the trigger logs when it schedules the next one). A check
+	 * that waits on a fake timer (a slow service, a retry) gets it run once nothing else moves.
+	 */
+	host.idle = async (since = host.checksStarted) => {
+		for (let turns = 0, still = 0; host.checksDone <= since; turns++, still++) {
+			if (turns > 1_000_000) throw new Error('the check never ended');
+			if (still > 2_000 && jest.getTimerCount() > 0) {
+				still = 0;
+				await jest.advanceTimersToNextTimerAsync();
+			}
 			await new Promise((resolve) => setImmediate(resolve));
 		}
-		for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+		await new Promise((resolve) => setImmediate(resolve));
 	};
 
-	/** Runs the next timer (the next check) and waits until it is over; returns the fake time that passed. */
+	/** Runs the wait before the next check, and that check; returns the fake time from now to the check's end. */
 	host.tick = async () => {
+		const since = host.checksDone;
+		host.checksStarted = since;
 		const before = Date.now();
 		await jest.advanceTimersToNextTimerAsync();
-		const elapsed = Date.now() - before;
-		await host.idle();
-		return elapsed;
+		await host.idle(since);
+		return Date.now() - before;
 	};
 
 	/** The items of the executions started so far, flattened. */

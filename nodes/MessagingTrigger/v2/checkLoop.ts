@@ -90,8 +90,12 @@ export class CheckLoop {
 		return { workflowId: String(this.context.getWorkflow().id ?? ''), nodeId: this.context.getNode().id };
 	}
 
-	/** At activation: attach to executions still running in this process; the others were lost with their process. */
-	start(): void {
+	/**
+	 * At activation: attach to executions still running in this process (the others were lost with
+	 * their process), then run the first check before n8n saves the activation's static data, so that
+	 * where the stream stood at activation survives a restart even when nothing is emitted.
+	 */
+	async start(): Promise<void> {
 		const scope = this.scope();
 		const ledger = this.ledger();
 		const recovered = recoverAfterRestart(ledger, (d) =>
@@ -102,7 +106,8 @@ export class CheckLoop {
 			const outcome = outcomesInProcess.get(deduplicationKey(scope, delivery));
 			if (outcome) void outcome.then((o) => this.onOutcome(delivery, o));
 		}
-		this.loop = this.run();
+		const first = await this.checkOnce();
+		this.loop = this.run(first);
 	}
 
 	async stop(): Promise<void> {
@@ -111,25 +116,33 @@ export class CheckLoop {
 		await this.loop;
 	}
 
-	private async run(): Promise<void> {
+	/** One check; the wait before the next one. A failure is logged and reported, never thrown. */
+	private async checkOnce(): Promise<number> {
+		let delay: number;
+		try {
+			await this.check();
+			this.failures = 0;
+			this.streak = undefined;
+			delay = nextDelay(this.settings.intervalMs, 0);
+		} catch (error) {
+			this.failures += 1;
+			delay = nextDelay(this.settings.intervalMs, this.failures, retryAfterOf(error));
+			if (!this.closed) this.onFailure(error, delay);
+		}
+		this.context.logger.debug(`Messaging Trigger: next check in ${delay} ms`);
+		return delay;
+	}
+
+	private async run(firstDelay: number): Promise<void> {
+		let delay = firstDelay;
 		while (!this.closed) {
-			let delay: number;
-			try {
-				await this.check();
-				this.failures = 0;
-				this.streak = undefined;
-				delay = nextDelay(this.settings.intervalMs, 0);
-			} catch (error) {
-				if (this.closed) return;
-				this.failures += 1;
-				delay = nextDelay(this.settings.intervalMs, this.failures, retryAfterOf(error));
-				this.onFailure(error, delay);
-			}
 			try {
 				await sleep(delay, this.abort.signal);
 			} catch {
 				return; // closed
 			}
+			if (this.closed) return;
+			delay = await this.checkOnce();
 		}
 	}
 
@@ -226,19 +239,17 @@ export class CheckLoop {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
 		const messages: TriggerMessage[] = [];
+		const deleted = async (error: unknown) => {
+			if ((error as NodeApiError).httpCode !== '404') return await Promise.reject(error);
+			return undefined;
+		};
 		for (const id of delivery.ids) {
-			try {
-				const record = await messagingApiRequest.call(
-					context,
-					{ method: 'GET', path: ['messages', id] },
-					{ expect: 'record' },
-				);
-				const message = toTriggerMessage(record);
-				if (message) messages.push(message);
-			} catch (error) {
-				if ((error as NodeApiError).httpCode !== '404') throw error;
-				this.context.logger.warn(`Messaging Trigger: message ${id} was deleted before it could be delivered again`);
-			}
+			const record = await messagingApiRequest
+				.call(context, { method: 'GET', path: ['messages', id] }, { expect: 'record' })
+				.catch(deleted);
+			const message = record && toTriggerMessage(record);
+			if (message) messages.push(message);
+			else this.context.logger.warn(`Messaging Trigger: message ${id} is gone; it is not delivered again`);
 		}
 		return messages;
 	}

@@ -95,7 +95,7 @@ export class MessagingTriggerV2 implements INodeType {
 			this.getNodeParameter('unit', 'seconds') as IntervalUnit,
 		);
 		const loop = new CheckLoop(this, { intervalMs: interval, options });
-		loop.start();
+		await loop.start();
 		return { closeFunction: async () => await loop.stop() };
 	}
 }
