@@ -14,6 +14,7 @@ import {
 } from '../shared/timestamps';
 import {
 	advance,
+	compareMessages,
 	emptyState,
 	isNew,
 	isNewestFirst,
@@ -35,6 +36,8 @@ export interface ListingSettings {
 	emitExisting: boolean;
 	unitSetting: TimestampUnitSetting;
 	maxPages?: number;
+	/** New messages one check may emit at most; the others wait for the next check. */
+	maxNew?: number;
 }
 
 export interface CheckResult {
@@ -64,6 +67,13 @@ function isBadCursorError(error: unknown): boolean {
 	return httpCode === '400' || httpCode === '404';
 }
 
+/** Where this check starts reading: the deepest pending segment, else an oldest-first cursor, else the top. */
+function startOf(state: TriggerState | null): string | undefined {
+	const segments = state?.resume ?? [];
+	if (segments.length > 0) return segments[segments.length - 1];
+	return state?.order !== 'newest_first' ? state?.cursor : undefined;
+}
+
 /**
  * Lists what is new since `state` and computes the next state. `state` null: the first check after
  * activation. `nowMs`: the local clock.
@@ -74,15 +84,15 @@ export async function checkForNew(
 	settings: ListingSettings,
 	nowMs: number,
 ): Promise<CheckResult> {
-	const start = state?.resume ?? (state?.order === 'oldest_first' ? state.cursor : undefined);
-	if (start === undefined) return await walk(fetchPage, state, settings, nowMs, undefined);
+	const start = startOf(state);
+	if (start === undefined) return await walk(fetchPage, state, settings, nowMs);
 	// The message a cursor names may have been deleted: read from the top once more instead of failing for ever.
 	const restart = async (error: unknown) => {
 		if (!isBadCursorError(error)) return await Promise.reject(error);
-		const restarted = state ? { ...state, resume: undefined, cursor: undefined } : null;
-		return await walk(fetchPage, restarted, settings, nowMs, undefined);
+		const restarted = state && { ...state, resume: undefined, stopAt: undefined, cursor: undefined };
+		return await walk(fetchPage, restarted, settings, nowMs);
 	};
-	return await walk(fetchPage, state, settings, nowMs, start).catch(restart);
+	return await walk(fetchPage, state, settings, nowMs).catch(restart);
 }
 
 async function walk(
@@ -90,21 +100,23 @@ async function walk(
 	state: TriggerState | null,
 	settings: ListingSettings,
 	nowMs: number,
-	start: string | undefined,
 ): Promise<CheckResult> {
 	const maxPages = settings.maxPages ?? MAX_PAGES_PER_CHECK;
+	const start = startOf(state);
 	const listed: TriggerMessage[] = [];
 	let newestFirst = state?.order !== 'oldest_first';
 	let previousLast: TriggerMessage | undefined;
 	let stopLine: Pick<TriggerState, 'settledThrough'> | null = state;
 	let finished: 'complete' | 'capped' = 'capped';
-	let gap: string | undefined;
+	let stalled = false;
 	let pages = 0;
 	let lastId: string | undefined;
 
 	for await (const page of walkPages(fetchPage, { pageSize: settings.pageSize, cursor: start, maxPages })) {
 		pages = page.pageNumber;
-		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+		let messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+		const stopAt = state?.stopAt === undefined ? -1 : messages.findIndex((m) => m.id === state.stopAt);
+		if (stopAt >= 0) messages = messages.slice(0, stopAt + 1);
 		listed.push(...messages);
 		newestFirst &&= isNewestFirst(messages, previousLast);
 		previousLast = messages[messages.length - 1] ?? previousLast;
@@ -116,15 +128,9 @@ async function walk(
 			const window = unit === 'milliseconds' ? settings.lookBackSeconds * 1000 : settings.lookBackSeconds;
 			stopLine = { settledThrough: listed[0].created_at - window - 1 };
 		}
-		if (reachedKnownHistory(stopLine, messages, newestFirst)) {
+		if (stopAt >= 0 || reachedKnownHistory(stopLine, messages, newestFirst) || !page.next) {
 			finished = 'complete';
-			break;
-		}
-		if (!page.next) {
-			finished = 'complete';
-			if (page.stalled && messages.some((m) => isNew(state, m))) {
-				gap = 'the service did not page further (it ignored the starting_after cursor).';
-			}
+			stalled = page.stalled;
 			break;
 		}
 	}
@@ -133,34 +139,68 @@ async function walk(
 	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);
 	const now = fromMilliseconds(nowMs, unit ?? 'seconds');
 	const order = state?.order ?? listOrderOf(listed);
-	const base: TriggerState | null = state && { ...state, resume: undefined };
-
-	if (finished === 'capped' && order !== 'oldest_first' && (state || settings.emitExisting)) {
-		// A newest-first backlog deeper than one check: go on downwards next time, emit once the bottom is reached.
-		const next: TriggerState = { ...(state ?? emptyState()), resume: lastId };
+	const segments = state?.resume ?? [];
+	const known = (next: TriggerState) => {
 		if (unit) next.unit = unit;
 		if (order) next.order = order;
+		return next;
+	};
+
+	if (finished === 'capped' && order !== 'oldest_first' && (state || settings.emitExisting)) {
+		// A newest-first backlog deeper than one check: read on downwards next time, emit from the bottom up.
+		const next = known({ ...(state ?? emptyState()), resume: [...segments, lastId!] });
 		return { emit: [], next, pages };
 	}
 
-	const { emit, next } = advance(base, listed, {
+	// Over `maxNew`: emit the oldest new ones; the rest stay unknown to the state and are read again.
+	let accepted = listed;
+	let truncated = false;
+	if (settings.maxNew !== undefined) {
+		const recentIds = new Set(state?.recent.map(([id]) => id) ?? []);
+		const fresh = listed.filter((m) => isNew(state, m, recentIds)).sort(compareMessages);
+		if (fresh.length > settings.maxNew && (state || settings.emitExisting)) {
+			const excess = new Set(fresh.slice(settings.maxNew).map((m) => m.id));
+			accepted = listed.filter((m) => !excess.has(m.id));
+			truncated = true;
+		}
+	}
+
+	const { emit, next } = advance(state, accepted, {
 		now,
 		lookBack: inUnit(settings.lookBackSeconds),
 		maxRecentIds: MAX_RECENT_IDS,
 		emitExisting: settings.emitExisting,
 	});
-	if (unit) next.unit = unit;
-	if (order) next.order = order;
-	delete next.resume;
-	if (order === 'oldest_first') {
-		let cursor = oldestFirstCursor(listed, next.settledThrough, start);
+	known(next);
+	if (truncated) {
+		// Part of what was read waits: read the same place again next time.
+		if (state?.resume) next.resume = state.resume;
+		else delete next.resume;
+		if (state?.stopAt !== undefined) next.stopAt = state.stopAt;
+		else delete next.stopAt;
+	} else if (segments.length > 0) {
+		// This segment is delivered: the one above it ends where this one started.
+		next.resume = segments.slice(0, -1);
+		next.stopAt = segments[segments.length - 1];
+		if (next.resume.length === 0) delete next.resume;
+	} else {
+		delete next.resume;
+		delete next.stopAt;
+	}
+	if (order !== 'newest_first' && !(segments.length > 0)) {
+		let cursor = oldestFirstCursor(accepted, next.settledThrough, start);
 		// A look-back window wider than one check must not hold the listing in place.
-		if (finished === 'capped' && cursor === start) cursor = lastId;
+		if (finished === 'capped' && cursor === start && !truncated) cursor = lastId;
 		if (cursor === undefined) delete next.cursor;
 		else next.cursor = cursor;
-		if (finished === 'capped' && !state && !settings.emitExisting) next.existingThrough = now;
+		// A first check that could not read the whole history: what it has not read yet existed already.
+		if (finished === 'capped' && !state && !settings.emitExisting) next.existingThrough = now - 1;
 	}
-	if (finished === 'complete') delete next.existingThrough;
+	if (finished === 'complete' && !truncated) delete next.existingThrough;
+	const gap =
+		stalled && state && listed.some((m) => isNew(state, m))
+			? 'the service did not page further (it ignored the starting_after cursor).'
+			: undefined;
 	return { emit, next, gap, pages };
 }
 

@@ -10,8 +10,8 @@
  *   delivery are emitted exactly once;
  * - `settledThrough` stays strictly below the newest created_at seen minus the look-back window, so a
  *   message sharing the newest timestamp is never settled unseen (a look-back of 0 is safe);
- * - `newest` never runs ahead of the local clock, so a future-dated message cannot freeze the trigger
- *   (it stays in `recent`, so it is not emitted again either).
+ * - `newest` is the newest created_at not ahead of the local clock, so a future-dated message cannot
+ *   freeze the trigger (it stays in `recent`, so it is not emitted again either).
  * `recent` is bounded by `maxRecentIds`, apart from the one timestamp group at the top (those ids must be
  * kept, or they would be emitted again).
  *
@@ -42,8 +42,14 @@ export interface TriggerState {
 	order?: ListOrder;
 	/** Oldest-first services: the id listing starts after (the newest settled message seen). */
 	cursor?: string;
-	/** Newest-first backlog deeper than one check: the id the next check continues downwards from. */
-	resume?: string;
+	/**
+	 * A newest-first backlog deeper than one check is read in segments from the top down, then emitted
+	 * segment by segment from the bottom up: `resume` holds the cursor of each segment below the top
+	 * one (deepest last), `stopAt` the id where the segment being read ends (everything below it is
+	 * delivered).
+	 */
+	resume?: string[];
+	stopAt?: string;
 	/** First activation on an oldest-first history longer than one check: messages up to here existed before. */
 	existingThrough?: number;
 }
@@ -126,10 +132,12 @@ export function advance(
 			? fresh
 			: fresh.filter((m) => m.created_at > existingThrough);
 
+	// A message dated after the local clock does not move the watermark: were it moved there, a service
+	// whose clock runs behind would see its next messages settled unseen.
 	let newest = state?.newest ?? null;
 	for (const message of unique.values()) {
-		const createdAt = Math.min(message.created_at, settings.now);
-		if (newest === null || createdAt > newest) newest = createdAt;
+		if (message.created_at > settings.now) continue;
+		if (newest === null || message.created_at > newest) newest = message.created_at;
 	}
 	let settledThrough = state?.settledThrough ?? null;
 	if (newest !== null) {

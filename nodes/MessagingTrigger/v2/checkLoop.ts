@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, messagingApiRequest, type RequestContext } from '../../shared/transport';
-import { checkForNew, MAX_PAGES_PER_CHECK } from '../listing';
+import { checkForNew } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
 import { gapWarning, messageItems } from '../output';
 import { withoutOwnMessages } from '../ownContact';
@@ -200,13 +200,12 @@ export class CheckLoop {
 
 		// 2. List what is new, unless too much is in flight already.
 		const room = MAX_IN_FLIGHT_MESSAGES - messagesInFlight(this.ledger());
-		if (room < options.pageSize) return;
+		if (room <= 0) return;
 		const stored = isTriggerState(this.staticData.state) ? (this.staticData.state as TriggerState) : null;
-		const maxPages = Math.max(1, Math.min(MAX_PAGES_PER_CHECK, Math.floor(room / options.pageSize)));
 		const { emit, next, gap } = await checkForNew(
 			servicePages(context, 'messages', listQuery(options)),
 			stored,
-			{ ...options, unitSetting, maxPages },
+			{ ...options, unitSetting, maxNew: room },
 			Date.now(),
 		);
 		let delivered = emit;
