@@ -289,8 +289,10 @@ function versionedNodeTypes(triggerType = new (require(TRIGGER_FILE).MessagingTr
  * (the outcomes of executions it started) survives from an earlier "process".
  */
 function loadTriggerInNewProcess() {
+	const n8nWorkflow = require('n8n-workflow'); // n8n's own module stays loaded across the package's "processes"
 	let TriggerClass;
 	jest.isolateModules(() => {
+		jest.doMock('n8n-workflow', () => n8nWorkflow);
 		TriggerClass = require(TRIGGER_FILE).MessagingTrigger;
 	});
 	return new TriggerClass();
