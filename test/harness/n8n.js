@@ -257,6 +257,19 @@ async function searchList(method, { parameters = {}, credentials, filter, pagina
 		name: 'Messaging',
 		type: 'n8n-nodes-messaging.messaging',
 		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: CREDENTIAL_REF,
+	};
+	const workflowData = { id: 'wf-1', name: 'test', nodes: [node], connections: {}, active: false, settings: {} };
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const data = { ...additionalData(credentials, workflowData), currentNodeParameters: parameters };
+	const context = new LoadOptionsContext(workflow, node, data, 'messageId');
+	return await NODE_TYPES['n8n-nodes-messaging.messaging'].methods.listSearch[method].call(context, filter, paginationToken);
+}
+
+module.exports.searchList = searchList;
+
 // ---------- The Messaging Trigger as a versioned node: version 1 through PollContext, version 2 as n8n runs a trigger() ----------
 // The DI container of n8n-core's own @n8n/di copy, where TriggersAndPollers is registered.
 const { Container } = require(require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }));
@@ -308,14 +321,6 @@ function triggerNode(typeVersion, parameters) {
 		parameters,
 		credentials: CREDENTIAL_REF,
 	};
-	const workflowData = { id: 'wf-1', name: 'test', nodes: [node], connections: {}, active: false, settings: {} };
-	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
-	const data = { ...additionalData(credentials, workflowData), currentNodeParameters: parameters };
-	const context = new LoadOptionsContext(workflow, node, data, 'messageId');
-	return await NODE_TYPES['n8n-nodes-messaging.messaging'].methods.listSearch[method].call(context, filter, paginationToken);
-}
-
-module.exports.searchList = searchList;
 }
 
 /** Version 1 (polling) through n8n-core's PollContext; static data persists between polls. */
