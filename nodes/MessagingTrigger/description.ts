@@ -6,7 +6,8 @@ import { conversationLocator, isoTimestampsOption } from '../shared/descriptions
 export const conversationParameter: INodeProperties = {
 	...conversationLocator,
 	required: false,
-	description: 'Only messages of this conversation. Leave empty for messages of every conversation.',
+	description:
+		'Only messages of this conversation. Leave empty for messages of every conversation.',
 };
 
 export const listingOptions: INodeProperties[] = [

@@ -89,7 +89,12 @@ export async function checkForNew(
 	// The message a cursor names may have been deleted: read from the top once more instead of failing for ever.
 	const restart = async (error: unknown) => {
 		if (!isBadCursorError(error)) return await Promise.reject(error);
-		const restarted = state && { ...state, resume: undefined, stopAt: undefined, cursor: undefined };
+		const restarted = state && {
+			...state,
+			resume: undefined,
+			stopAt: undefined,
+			cursor: undefined,
+		};
 		return await walk(fetchPage, restarted, settings, nowMs);
 	};
 	return await walk(fetchPage, state, settings, nowMs).catch(restart);
@@ -112,10 +117,15 @@ async function walk(
 	let pages = 0;
 	let lastId: string | undefined;
 
-	for await (const page of walkPages(fetchPage, { pageSize: settings.pageSize, cursor: start, maxPages })) {
+	for await (const page of walkPages(fetchPage, {
+		pageSize: settings.pageSize,
+		cursor: start,
+		maxPages,
+	})) {
 		pages = page.pageNumber;
 		let messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
-		const stopAt = state?.stopAt === undefined ? -1 : messages.findIndex((m) => m.id === state.stopAt);
+		const stopAt =
+			state?.stopAt === undefined ? -1 : messages.findIndex((m) => m.id === state.stopAt);
 		if (stopAt >= 0) messages = messages.slice(0, stopAt + 1);
 		listed.push(...messages);
 		newestFirst &&= isNewestFirst(messages, previousLast);
@@ -125,7 +135,8 @@ async function walk(
 		if (!state && !settings.emitExisting && newestFirst && listed.length > 0) {
 			// First check: only the look-back window below the newest message matters.
 			const unit = resolveUnit(settings.unitSetting, null, listed)!;
-			const window = unit === 'milliseconds' ? settings.lookBackSeconds * 1000 : settings.lookBackSeconds;
+			const window =
+				unit === 'milliseconds' ? settings.lookBackSeconds * 1000 : settings.lookBackSeconds;
 			stopLine = { settledThrough: listed[0].created_at - window - 1 };
 		}
 		if (stopAt >= 0 || reachedKnownHistory(stopLine, messages, newestFirst) || !page.next) {

@@ -27,7 +27,10 @@ export async function learnOwnContact(
 		if (typeof m.conversation_id !== 'string') continue;
 		byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
 	}
-	for (const [conversationId, list] of [...byConversation].slice(0, OWN_CONTACT_LOOKUPS_PER_CHECK)) {
+	for (const [conversationId, list] of [...byConversation].slice(
+		0,
+		OWN_CONTACT_LOOKUPS_PER_CHECK,
+	)) {
 		const conversation = await messagingApiRequest.call(this, {
 			method: 'GET',
 			path: ['conversations', conversationId],

@@ -86,7 +86,8 @@ export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
 	const id = typeof raw.id === 'number' ? String(raw.id) : raw.id;
 	if (typeof id !== 'string' || id === '') return undefined;
 	let createdAt = raw.created_at;
-	if (typeof createdAt === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(createdAt)) createdAt = Number(createdAt);
+	if (typeof createdAt === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(createdAt))
+		createdAt = Number(createdAt);
 	if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
 	return { ...raw, id, created_at: createdAt };
 }
@@ -120,9 +121,12 @@ export function advance(
 	const recentIds = new Set(state?.recent.map(([id]) => id) ?? []);
 	const unique = new Map<string, TriggerMessage>();
 	for (const message of listed) {
-		if (Number.isFinite(message.created_at) && !unique.has(message.id)) unique.set(message.id, message);
+		if (Number.isFinite(message.created_at) && !unique.has(message.id))
+			unique.set(message.id, message);
 	}
-	const fresh = [...unique.values()].filter((m) => isNew(state, m, recentIds)).sort(compareMessages);
+	const fresh = [...unique.values()]
+		.filter((m) => isNew(state, m, recentIds))
+		.sort(compareMessages);
 	const existingThrough = state?.existingThrough;
 	const emit = !state
 		? settings.emitExisting
@@ -163,7 +167,13 @@ export function advance(
 		recent = recent.slice(cut);
 	}
 
-	const next: TriggerState = { ...(state ?? emptyState()), version: 1, settledThrough, newest, recent };
+	const next: TriggerState = {
+		...(state ?? emptyState()),
+		version: 1,
+		settledThrough,
+		newest,
+		recent,
+	};
 	return { emit, next };
 }
 
@@ -176,7 +186,8 @@ export function reachedKnownHistory(
 	page: TriggerMessage[],
 	newestFirstSoFar: boolean,
 ): boolean {
-	if (!state || state.settledThrough === null || !newestFirstSoFar || page.length === 0) return false;
+	if (!state || state.settledThrough === null || !newestFirstSoFar || page.length === 0)
+		return false;
 	return page[page.length - 1].created_at <= state.settledThrough;
 }
 

@@ -33,7 +33,13 @@ async function check(name, fn) {
 		console.log(`  ok  ${name}`);
 	} catch (error) {
 		results.failed += 1;
-		console.log(`  FAIL ${name}\n${String(error.stack ?? error).split('\n').slice(0, 14).map((l) => `       ${l}`).join('\n')}`);
+		console.log(
+			`  FAIL ${name}\n${String(error.stack ?? error)
+				.split('\n')
+				.slice(0, 14)
+				.map((l) => `       ${l}`)
+				.join('\n')}`,
+		);
 	}
 }
 
@@ -54,9 +60,15 @@ function triggerV2ToLog(inboxId, logId, seconds) {
 	workflow.nodes[0] = {
 		...workflow.nodes[0],
 		typeVersion: 2,
-		parameters: { interval: seconds, unit: 'seconds', conversationId: { __rl: true, mode: 'id', value: inboxId }, options: {} },
+		parameters: {
+			interval: seconds,
+			unit: 'seconds',
+			conversationId: { __rl: true, mode: 'id', value: inboxId },
+			options: {},
+		},
 	};
-	workflow.nodes[1].parameters.text = '=seen {{ $json.id }} a{{ $json.attempt ?? 1 }} x{{ $execution.id }}';
+	workflow.nodes[1].parameters.text =
+		'=seen {{ $json.id }} a{{ $json.attempt ?? 1 }} x{{ $execution.id }}';
 	return workflow;
 }
 
@@ -75,13 +87,18 @@ function deliveries(store, logConversation) {
 function verdict(created, seen) {
 	const missing = created.filter((id) => !seen.has(id));
 	const repeated = created.filter((id) => (seen.get(id)?.length ?? 0) > 1);
-	const unmarked = repeated.filter((id) => seen.get(id).filter((attempt) => attempt === 1).length > 1);
+	const unmarked = repeated.filter(
+		(id) => seen.get(id).filter((attempt) => attempt === 1).length > 1,
+	);
 	return { missing, repeated, unmarked };
 }
 
 async function main() {
 	n8n.ensureN8n();
-	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], { cwd: n8n.ROOT, stdio: 'ignore' });
+	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
+		cwd: n8n.ROOT,
+		stdio: 'ignore',
+	});
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 
@@ -90,12 +107,20 @@ async function main() {
 	const inbox = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const logConversation = store.createConversation({ contact_id: 'ct_bob' }).id;
 	console.log(`e2e: sandbox on ${sandbox.url}`);
-	const checksOfInbox = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages' && r.query.includes(inbox)).length;
+	const checksOfInbox = () =>
+		sandbox.requests.filter(
+			(r) => r.method === 'GET' && r.path === '/v1/messages' && r.query.includes(inbox),
+		).length;
 	const created = [];
 	const createAtRandom = async (count, maxGapMs) => {
 		for (let i = 0; i < count; i++) {
 			await sleep(Math.floor(Math.random() * maxGapMs));
-			created.push(store.sendMessage('ct_ann', { conversation_id: inbox, message: `E2E v2 #${created.length + 1}` }).id);
+			created.push(
+				store.sendMessage('ct_ann', {
+					conversation_id: inbox,
+					message: `E2E v2 #${created.length + 1}`,
+				}).id,
+			);
 		}
 	};
 
@@ -122,53 +147,90 @@ async function main() {
 			assert.ok(checks >= 3 && checks <= 5, `${checks} checks in 20.5 s`);
 		});
 
-		await check('messages created at random moments: each delivered once, within a few seconds', async () => {
-			await createAtRandom(15, 2000);
-			await waitFor('every message delivered', () => created.every((id) => deliveries(store, logConversation).has(id)), 30_000);
-			await sleep(11_000); // two more checks: nothing comes twice
-			const { missing, repeated } = verdict(created, deliveries(store, logConversation));
-			assert.deepEqual(missing, []);
-			assert.deepEqual(repeated, []);
-		});
+		await check(
+			'messages created at random moments: each delivered once, within a few seconds',
+			async () => {
+				await createAtRandom(15, 2000);
+				await waitFor(
+					'every message delivered',
+					() => created.every((id) => deliveries(store, logConversation).has(id)),
+					30_000,
+				);
+				await sleep(11_000); // two more checks: nothing comes twice
+				const { missing, repeated } = verdict(created, deliveries(store, logConversation));
+				assert.deepEqual(missing, []);
+				assert.deepEqual(repeated, []);
+			},
+		);
 
-		await check('stop n8n, create messages, start: each delivered; nothing delivered twice unmarked', async () => {
-			await createAtRandom(5, 1500);
-			await sleep(7_000);
-			await app.stop();
-			const whileStopped = created.length;
-			await createAtRandom(6, 500);
-			app = await n8n.startN8n(USER);
-			await createAtRandom(6, 2000);
-			await waitFor('every message delivered', () => created.every((id) => deliveries(store, logConversation).has(id)), 60_000);
-			await sleep(11_000);
-			const { missing, repeated, unmarked } = verdict(created, deliveries(store, logConversation));
-			console.log(`       ${created.length - whileStopped} created around the restart; ${repeated.length} delivered again (marked redeliveries: ${repeated.length - unmarked.length})`);
-			assert.deepEqual(missing, []);
-			assert.deepEqual(unmarked, []);
-		});
+		await check(
+			'stop n8n, create messages, start: each delivered; nothing delivered twice unmarked',
+			async () => {
+				await createAtRandom(5, 1500);
+				await sleep(7_000);
+				await app.stop();
+				const whileStopped = created.length;
+				await createAtRandom(6, 500);
+				app = await n8n.startN8n(USER);
+				await createAtRandom(6, 2000);
+				await waitFor(
+					'every message delivered',
+					() => created.every((id) => deliveries(store, logConversation).has(id)),
+					60_000,
+				);
+				await sleep(11_000);
+				const { missing, repeated, unmarked } = verdict(
+					created,
+					deliveries(store, logConversation),
+				);
+				console.log(
+					`       ${created.length - whileStopped} created around the restart; ${repeated.length} delivered again (marked redeliveries: ${repeated.length - unmarked.length})`,
+				);
+				assert.deepEqual(missing, []);
+				assert.deepEqual(unmarked, []);
+			},
+		);
 
-		await check('n8n killed (SIGKILL) while messages arrive, then started: 0 lost, every repeat a marked redelivery', async () => {
-			const before = created.length;
-			const creating = createAtRandom(10, 800);
-			await sleep(3_000 + Math.random() * 3_000);
-			process.kill(-app.child.pid, 'SIGKILL');
-			await creating;
-			await sleep(500);
-			app = await n8n.startN8n(USER);
-			await createAtRandom(5, 1500);
-			await waitFor('every message delivered', () => created.every((id) => deliveries(store, logConversation).has(id)), 60_000);
-			await sleep(11_000);
-			const { missing, repeated, unmarked } = verdict(created, deliveries(store, logConversation));
-			console.log(`       ${created.length - before} created around the kill; ${repeated.length} delivered again in all (marked: ${repeated.length - unmarked.length})`);
-			assert.deepEqual(missing, []);
-			assert.deepEqual(unmarked, []);
-		});
+		await check(
+			'n8n killed (SIGKILL) while messages arrive, then started: 0 lost, every repeat a marked redelivery',
+			async () => {
+				const before = created.length;
+				const creating = createAtRandom(10, 800);
+				await sleep(3_000 + Math.random() * 3_000);
+				process.kill(-app.child.pid, 'SIGKILL');
+				await creating;
+				await sleep(500);
+				app = await n8n.startN8n(USER);
+				await createAtRandom(5, 1500);
+				await waitFor(
+					'every message delivered',
+					() => created.every((id) => deliveries(store, logConversation).has(id)),
+					60_000,
+				);
+				await sleep(11_000);
+				const { missing, repeated, unmarked } = verdict(
+					created,
+					deliveries(store, logConversation),
+				);
+				console.log(
+					`       ${created.length - before} created around the kill; ${repeated.length} delivered again in all (marked: ${repeated.length - unmarked.length})`,
+				);
+				assert.deepEqual(missing, []);
+				assert.deepEqual(unmarked, []);
+			},
+		);
 
-		await check('exactly once across the graceful restart and the kill (at-least-once may repeat, marked)', async () => {
-			const { repeated } = verdict(created, deliveries(store, logConversation));
-			const seen = deliveries(store, logConversation);
-			assert.deepEqual(repeated.map((id) => [id, seen.get(id)]), []);
-		});
+		await check(
+			'exactly once across the graceful restart and the kill (at-least-once may repeat, marked)',
+			async () => {
+				const { repeated } = verdict(created, deliveries(store, logConversation));
+				const seen = deliveries(store, logConversation);
+				assert.deepEqual(
+					repeated.map((id) => [id, seen.get(id)]),
+					[],
+				);
+			},
+		);
 	} finally {
 		await app?.stop();
 		await sandbox.stop();

@@ -15,7 +15,14 @@ const n8n = require('../../scripts/lib/n8n');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
 
-const args = Object.fromEntries(process.argv.slice(2).join(' ').split('--').filter(Boolean).map((a) => a.trim().split(/\s+/)));
+const args = Object.fromEntries(
+	process.argv
+		.slice(2)
+		.join(' ')
+		.split('--')
+		.filter(Boolean)
+		.map((a) => a.trim().split(/\s+/)),
+);
 const MESSAGES = Number(args.messages ?? 100);
 const SPAN_S = Number(args.span ?? 360);
 const IDLE_S = Number(args.idle ?? 120);
@@ -31,17 +38,26 @@ function workflowFor(mode, inboxId, logId) {
 	const trigger = workflow.nodes[0];
 	if (mode.version === 2) {
 		trigger.typeVersion = 2;
-		trigger.parameters = { interval: mode.seconds, unit: 'seconds', conversationId: { __rl: true, mode: 'id', value: inboxId }, options: {} };
+		trigger.parameters = {
+			interval: mode.seconds,
+			unit: 'seconds',
+			conversationId: { __rl: true, mode: 'id', value: inboxId },
+			options: {},
+		};
 	}
 	workflow.nodes[1].parameters.text = '=seen {{ $json.id }} x{{ $execution.id }}';
 	return workflow;
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted, p) =>
+	sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main() {
 	n8n.ensureN8n();
-	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], { cwd: n8n.ROOT, stdio: 'ignore' });
+	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
+		cwd: n8n.ROOT,
+		stdio: 'ignore',
+	});
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'demo' }).start();
@@ -56,7 +72,10 @@ async function main() {
 		mode.log = store.createConversation({ contact_id: 'ct_bob' }).id;
 		mode.created = new Map(); // message id -> creation time (ms)
 	}
-	const checksOf = (mode) => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages' && r.query.includes(mode.inbox)).length;
+	const checksOf = (mode) =>
+		sandbox.requests.filter(
+			(r) => r.method === 'GET' && r.path === '/v1/messages' && r.query.includes(mode.inbox),
+		).length;
 
 	let app;
 	try {
@@ -72,7 +91,8 @@ async function main() {
 			fs.writeFileSync(path.join(dir, `${mode.key}.json`), JSON.stringify(mode.workflow));
 		}
 		await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${dir}`]);
-		for (const mode of modes) await n8n.n8nCli(USER, ['publish:workflow', `--id=${mode.workflow.id}`]);
+		for (const mode of modes)
+			await n8n.n8nCli(USER, ['publish:workflow', `--id=${mode.workflow.id}`]);
 		app = await n8n.startN8n(USER);
 		const session = await n8n.ownerSession(app.url);
 		console.log(`latency: n8n on ${app.url}; idle for ${IDLE_S} s`);
@@ -80,17 +100,24 @@ async function main() {
 		await sleep(10_000);
 		const idleFrom = Object.fromEntries(modes.map((m) => [m.key, checksOf(m)]));
 		await sleep(IDLE_S * 1000);
-		for (const mode of modes) mode.requestsPerHour = Math.round(((checksOf(mode) - idleFrom[mode.key]) * 3600) / IDLE_S);
+		for (const mode of modes)
+			mode.requestsPerHour = Math.round(((checksOf(mode) - idleFrom[mode.key]) * 3600) / IDLE_S);
 
-		console.log(`latency: creating ${MESSAGES} messages per workflow at random moments over ${SPAN_S} s`);
+		console.log(
+			`latency: creating ${MESSAGES} messages per workflow at random moments over ${SPAN_S} s`,
+		);
 		const moments = [];
-		for (const mode of modes) for (let i = 0; i < MESSAGES; i++) moments.push({ at: Math.random() * SPAN_S * 1000, mode });
+		for (const mode of modes)
+			for (let i = 0; i < MESSAGES; i++) moments.push({ at: Math.random() * SPAN_S * 1000, mode });
 		moments.sort((a, b) => a.at - b.at);
 		const begin = Date.now();
 		for (const { at, mode } of moments) {
 			const wait = begin + at - Date.now();
 			if (wait > 0) await sleep(wait);
-			const message = store.sendMessage('ct_ann', { conversation_id: mode.inbox, message: `latency ${mode.key}` });
+			const message = store.sendMessage('ct_ann', {
+				conversation_id: mode.inbox,
+				message: `latency ${mode.key}`,
+			});
 			mode.created.set(message.id, Date.now());
 		}
 		const seenOf = (mode) => {
@@ -102,13 +129,15 @@ async function main() {
 			return seen;
 		};
 		const deadline = Date.now() + 180_000;
-		while (Date.now() < deadline && !modes.every((m) => seenOf(m).size >= m.created.size)) await sleep(1000);
+		while (Date.now() < deadline && !modes.every((m) => seenOf(m).size >= m.created.size))
+			await sleep(1000);
 
 		const executions = new Map();
 		for (const mode of modes) {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId: mode.workflow.id }));
 			const response = await session.rest('GET', `/executions?filter=${filter}&limit=2000`);
-			for (const e of response.body?.data?.results ?? []) executions.set(String(e.id), Date.parse(e.startedAt));
+			for (const e of response.body?.data?.results ?? [])
+				executions.set(String(e.id), Date.parse(e.startedAt));
 		}
 		console.log('');
 		console.log('| Trigger | Messages | Delivered | p50 | p95 | max | Requests per hour, idle |');
@@ -120,7 +149,9 @@ async function main() {
 				.map(([id, createdAt]) => executions.get(seen.get(id)) - createdAt)
 				.sort((a, b) => a - b);
 			const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
-			console.log(`| ${mode.label} | ${mode.created.size} | ${latencies.length} | ${s(percentile(latencies, 50))} | ${s(percentile(latencies, 95))} | ${s(latencies.at(-1))} | ${mode.requestsPerHour} |`);
+			console.log(
+				`| ${mode.label} | ${mode.created.size} | ${latencies.length} | ${s(percentile(latencies, 50))} | ${s(percentile(latencies, 95))} | ${s(latencies.at(-1))} | ${mode.requestsPerHour} |`,
+			);
 		}
 	} finally {
 		await app?.stop();

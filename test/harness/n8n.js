@@ -272,7 +272,9 @@ module.exports.searchList = searchList;
 
 // ---------- The Messaging Trigger as a versioned node: version 1 through PollContext, version 2 as n8n runs a trigger() ----------
 // The DI container of n8n-core's own @n8n/di copy, where TriggersAndPollers is registered.
-const { Container } = require(require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }));
+const { Container } = require(
+	require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+);
 const { TriggerContext, TriggersAndPollers } = require('n8n-core');
 
 const TRIGGER_TYPE = 'n8n-nodes-messaging.messagingTrigger';
@@ -294,7 +296,11 @@ function versionedNodeTypes(triggerType = new (require(TRIGGER_FILE).MessagingTr
 		const found = types[type];
 		return found && 'nodeVersions' in found ? found.getNodeType(version) : found;
 	};
-	return { getByName: (type) => types[type], getByNameAndVersion: resolve, getKnownTypes: () => ({}) };
+	return {
+		getByName: (type) => types[type],
+		getByNameAndVersion: resolve,
+		getKnownTypes: () => ({}),
+	};
 }
 
 /**
@@ -326,7 +332,14 @@ function triggerNode(typeVersion, parameters) {
 /** Version 1 (polling) through n8n-core's PollContext; static data persists between polls. */
 function createPollingTrigger({ parameters = {}, credentials, mode = 'trigger' }) {
 	const node = triggerNode(1, parameters);
-	const workflowData = { id: 'wf-trigger', name: 'trigger', nodes: [node], connections: {}, active: true, settings: {} };
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: true,
+		settings: {},
+	};
 	const types = versionedNodeTypes();
 	const workflow = new Workflow({ ...workflowData, nodeTypes: types, staticData: {} });
 	const data = additionalData(credentials, workflowData);
@@ -335,7 +348,13 @@ function createPollingTrigger({ parameters = {}, credentials, mode = 'trigger' }
 		workflow,
 		state: () => workflow.staticData[`node:${node.name}`],
 		async poll(pollMode = mode) {
-			const context = new PollContext(workflow, workflow.getNode(node.name), data, pollMode, 'trigger');
+			const context = new PollContext(
+				workflow,
+				workflow.getNode(node.name),
+				data,
+				pollMode,
+				'trigger',
+			);
 			return await nodeType.poll.call(context);
 		},
 	};
@@ -348,8 +367,19 @@ function createPollingTrigger({ parameters = {}, credentials, mode = 'trigger' }
  */
 async function fetchTestEvent({ parameters = {}, credentials, typeVersion = 2 }) {
 	const node = triggerNode(typeVersion, parameters);
-	const workflowData = { id: 'wf-trigger', name: 'trigger', nodes: [node], connections: {}, active: false, settings: {} };
-	const workflow = new Workflow({ ...workflowData, nodeTypes: versionedNodeTypes(), staticData: {} });
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+	};
+	const workflow = new Workflow({
+		...workflowData,
+		nodeTypes: versionedNodeTypes(),
+		staticData: {},
+	});
 	const run = await new WorkflowExecute(additionalData(credentials, workflowData), 'manual').run({
 		workflow,
 		startNode: workflow.getNode(node.name),
@@ -374,7 +404,14 @@ async function fetchTestEvent({ parameters = {}, credentials, typeVersion = 2 })
  */
 function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 	const node = triggerNode(typeVersion, parameters);
-	const workflowData = { id: 'wf-trigger', name: 'trigger', nodes: [node], connections: {}, active: true, settings: {} };
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: true,
+		settings: {},
+	};
 	const host = {
 		/** What n8n's database holds: the static data as last saved. */
 		saved: {},
@@ -411,7 +448,11 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		const triggerType = sameProcess ? host.triggerType : loadTriggerInNewProcess();
 		host.triggerType = triggerType;
 		const types = versionedNodeTypes(triggerType);
-		const workflow = new Workflow({ ...workflowData, nodeTypes: types, staticData: JSON.parse(JSON.stringify(host.saved)) });
+		const workflow = new Workflow({
+			...workflowData,
+			nodeTypes: types,
+			staticData: JSON.parse(JSON.stringify(host.saved)),
+		});
 		const proc = { workflow, alive: true, number: ++host.processes };
 		const emit = (data, responsePromise, donePromise, deduplicationKey) => {
 			if (!proc.alive) return;
@@ -431,12 +472,55 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 				end(kind) {
 					execution.status = kind;
 					if (!donePromise) return;
-					if (kind === 'success') donePromise.resolve({ status: 'success', finished: true, data: { resultData: { runData: {} } } });
-					else if (kind === 'nodeError') donePromise.resolve({ status: 'error', finished: false, data: { resultData: { error: new NodeOperationError(proc.workflow.getNode(node.name), 'A node failed'), runData: {} } } });
-					else if (kind === 'crashed') donePromise.resolve({ status: 'crashed', finished: false, data: { resultData: { error: { name: 'WorkflowCrashedError', message: 'Workflow did not finish, possible out-of-memory issue' }, runData: {} } } });
-					else if (kind === 'workerKilled') donePromise.resolve({ status: 'error', finished: false, data: { resultData: { error: { message: 'This execution failed to be processed too many times and will no longer retry.' }, runData: {} } } });
-					else if (kind === 'notStarted') donePromise.reject(new Error('Could not create the execution'));
-					else if (kind === 'shutdown') donePromise.reject(new SystemShutdownExecutionCancelledError('1'));
+					if (kind === 'success')
+						donePromise.resolve({
+							status: 'success',
+							finished: true,
+							data: { resultData: { runData: {} } },
+						});
+					else if (kind === 'nodeError')
+						donePromise.resolve({
+							status: 'error',
+							finished: false,
+							data: {
+								resultData: {
+									error: new NodeOperationError(proc.workflow.getNode(node.name), 'A node failed'),
+									runData: {},
+								},
+							},
+						});
+					else if (kind === 'crashed')
+						donePromise.resolve({
+							status: 'crashed',
+							finished: false,
+							data: {
+								resultData: {
+									error: {
+										name: 'WorkflowCrashedError',
+										message: 'Workflow did not finish, possible out-of-memory issue',
+									},
+									runData: {},
+								},
+							},
+						});
+					else if (kind === 'workerKilled')
+						donePromise.resolve({
+							status: 'error',
+							finished: false,
+							data: {
+								resultData: {
+									error: {
+										message:
+											'This execution failed to be processed too many times and will no longer retry.',
+									},
+									runData: {},
+								},
+							},
+						});
+					else if (kind === 'notStarted')
+						donePromise.reject(new Error('Could not create the execution'));
+					else if (kind === 'shutdown')
+						donePromise.reject(new SystemShutdownExecutionCancelledError('1'));
 					else if (kind === 'stopped') donePromise.reject(new ManualExecutionCancelledError('1'));
 					else throw new Error(`unknown end ${kind}`);
 				},
@@ -446,9 +530,19 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		const emitError = (error) => host.emitErrors.push(error);
 		const saveFailedExecution = (error) => host.reported.push(error);
 		const data = additionalData(credentials, workflowData);
-		const context = new ObservedTriggerContext(workflow, workflow.getNode(node.name), data, 'trigger', activation, emit, emitError, saveFailedExecution);
+		const context = new ObservedTriggerContext(
+			workflow,
+			workflow.getNode(node.name),
+			data,
+			'trigger',
+			activation,
+			emit,
+			emitError,
+			saveFailedExecution,
+		);
 		context.onLog = (level, message) => {
-			if (level === 'debug' && message.startsWith('Messaging Trigger: next check in')) host.checksDone += 1;
+			if (level === 'debug' && message.startsWith('Messaging Trigger: next check in'))
+				host.checksDone += 1;
 			if (level !== 'debug') host.logs.push(`${level}: ${message}`);
 		};
 		proc.response = await Container.get(TriggersAndPollers).runTriggerFunction(
@@ -514,7 +608,11 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 	return host;
 }
 
-const { NodeOperationError, ManualExecutionCancelledError, SystemShutdownExecutionCancelledError } = require('n8n-workflow');
+const {
+	NodeOperationError,
+	ManualExecutionCancelledError,
+	SystemShutdownExecutionCancelledError,
+} = require('n8n-workflow');
 
 module.exports.versionedNodeTypes = versionedNodeTypes;
 module.exports.createPollingTrigger = createPollingTrigger;

@@ -19,7 +19,10 @@ function pollingVersion({ parameters = {}, credentials }) {
 }
 
 function triggerVersion({ parameters = {}, credentials }) {
-	const host = createTriggerHost({ credentials, parameters: { interval: 5, unit: 'seconds', ...parameters } });
+	const host = createTriggerHost({
+		credentials,
+		parameters: { interval: 5, unit: 'seconds', ...parameters },
+	});
 	let started = false;
 	let seen = 0;
 	let logged = 0;
@@ -33,12 +36,20 @@ function triggerVersion({ parameters = {}, credentials }) {
 			} else {
 				await host.tick();
 			}
-			const failure = host.logs.slice(logged).find((line) => line.startsWith('warn: Messaging Trigger: check failed'));
+			const failure = host.logs
+				.slice(logged)
+				.find((line) => line.startsWith('warn: Messaging Trigger: check failed'));
 			logged = host.logs.length;
 			const fresh = host.executions.slice(seen);
 			seen = host.executions.length;
 			for (const execution of fresh) execution.end('success');
-			if (failure) throw new Error(failure.replace(/^warn: Messaging Trigger: check failed \(\d+ in a row\), next check in \d+ s: /, ''));
+			if (failure)
+				throw new Error(
+					failure.replace(
+						/^warn: Messaging Trigger: check failed \(\d+ in a row\), next check in \d+ s: /,
+						'',
+					),
+				);
 			return fresh.length === 0 ? null : [fresh.flatMap((e) => e.items)];
 		},
 		state: () => host.state()?.state,

@@ -15,7 +15,15 @@ const { pollingVersion } = require('../harness/triggerVersions');
 const { createTriggerHost } = require('../harness/n8n');
 
 const PAGE_SIZE = 4;
-const FAULTS = [null, null, null, { status: 429, retryAfter: 0 }, { status: 500 }, { status: 503, retryAfter: 0 }, { drop: 'before' }];
+const FAULTS = [
+	null,
+	null,
+	null,
+	{ status: 429, retryAfter: 0 },
+	{ status: 500 },
+	{ status: 503, retryAfter: 0 },
+	{ drop: 'before' },
+];
 
 const stepArbitrary = fc.record({
 	pages: fc.integer({ min: 0, max: 5 }),
@@ -25,7 +33,19 @@ const stepArbitrary = fc.record({
 	fault: fc.constantFrom(...FAULTS),
 	faultAtRequest: fc.integer({ min: 0, max: 4 }),
 	// Version 2 only: how the executions started by the previous check end, and what happens to n8n.
-	ends: fc.array(fc.constantFrom('success', 'success', 'success', 'nodeError', 'crashed', 'notStarted', 'workerKilled', 'pending'), { minLength: 1, maxLength: 4 }),
+	ends: fc.array(
+		fc.constantFrom(
+			'success',
+			'success',
+			'success',
+			'nodeError',
+			'crashed',
+			'notStarted',
+			'workerKilled',
+			'pending',
+		),
+		{ minLength: 1, maxLength: 4 },
+	),
 	process: fc.constantFrom('none', 'none', 'none', 'none', 'restart', 'crash'),
 });
 
@@ -37,7 +57,20 @@ const scheduleArbitrary = fc.record({
 });
 
 function newTotals() {
-	return { schedules: 0, created: 0, delivered: 0, lost: 0, duplicated: 0, unmarkedDuplicates: 0, redeliveries: 0, reported: 0, failedChecks: 0, checks: 0, restarts: 0, crashes: 0 };
+	return {
+		schedules: 0,
+		created: 0,
+		delivered: 0,
+		lost: 0,
+		duplicated: 0,
+		unmarkedDuplicates: 0,
+		redeliveries: 0,
+		reported: 0,
+		failedChecks: 0,
+		checks: 0,
+		restarts: 0,
+		crashes: 0,
+	};
 }
 
 async function withSandbox({ order, unit }, run) {
@@ -84,7 +117,10 @@ async function runPolling(schedule, totals) {
 	await withSandbox(schedule, async (world) => {
 		const { sandbox } = world;
 		for (let i = 0; i < schedule.existing; i++) world.create();
-		const trigger = pollingVersion({ credentials: world.credentials, parameters: { options: { pageSize: PAGE_SIZE, lookBackSeconds: 60 } } });
+		const trigger = pollingVersion({
+			credentials: world.credentials,
+			parameters: { options: { pageSize: PAGE_SIZE, lookBackSeconds: 60 } },
+		});
 		expect(await trigger.check()).toBeNull();
 		let pending = [];
 		const deliveredIds = new Set();
@@ -132,7 +168,11 @@ async function runTrigger(schedule, totals) {
 		for (let i = 0; i < schedule.existing; i++) world.create();
 		const host = createTriggerHost({
 			credentials: world.credentials,
-			parameters: { interval: 5, unit: 'seconds', options: { pageSize: PAGE_SIZE, lookBackSeconds: 60 } },
+			parameters: {
+				interval: 5,
+				unit: 'seconds',
+				options: { pageSize: PAGE_SIZE, lookBackSeconds: 60 },
+			},
 		});
 		await host.start();
 		expect(host.executions).toHaveLength(0);
@@ -149,8 +189,10 @@ async function runTrigger(schedule, totals) {
 		try {
 			for (const step of schedule.steps) {
 				world.advance(step.clockAdvanceSeconds);
-				for (let i = 0; i < step.pages * PAGE_SIZE + step.extra; i++) createdIds.push(world.create().id);
-				for (const late of step.lateBySeconds) createdIds.push(world.create(world.now() - late * 1000).id);
+				for (let i = 0; i < step.pages * PAGE_SIZE + step.extra; i++)
+					createdIds.push(world.create().id);
+				for (const late of step.lateBySeconds)
+					createdIds.push(world.create(world.now() - late * 1000).id);
 				endExecutions(step.ends);
 				if (step.process === 'restart') {
 					totals.restarts += 1;
@@ -166,12 +208,14 @@ async function runTrigger(schedule, totals) {
 				const logged = host.logs.length;
 				await host.tick();
 				sandbox.clearFaults();
-				if (host.logs.slice(logged).some((line) => line.includes('check failed'))) totals.failedChecks += 1;
+				if (host.logs.slice(logged).some((line) => line.includes('check failed')))
+					totals.failedChecks += 1;
 			}
 			// Then everything goes well until every delivery has settled: the executions still running end.
 			const endRunning = () => {
 				for (const execution of host.executions) {
-					if (execution.status === 'running' && execution.processNumber === host.process.number) execution.end('success');
+					if (execution.status === 'running' && execution.processNumber === host.process.number)
+						execution.end('success');
 				}
 				ended = host.executions.length;
 			};
@@ -179,7 +223,11 @@ async function runTrigger(schedule, totals) {
 				endRunning();
 				await host.tick();
 				const ledger = host.state().deliveries;
-				if (ended === host.executions.length && (!ledger || (ledger.inFlight.length === 0 && ledger.redeliver.length === 0))) break;
+				if (
+					ended === host.executions.length &&
+					(!ledger || (ledger.inFlight.length === 0 && ledger.redeliver.length === 0))
+				)
+					break;
 			}
 			endRunning();
 			await host.tick();
@@ -197,15 +245,33 @@ async function runTrigger(schedule, totals) {
 				deliveries.get(json.id).push({ json, execution, index });
 			}
 		});
-		const reportedIds = new Set(host.reported.flatMap((error) => /Message ids: ([^.]*)\./.exec(error.description ?? '')?.[1].split(', ') ?? []));
+		const reportedIds = new Set(
+			host.reported.flatMap(
+				(error) => /Message ids: ([^.]*)\./.exec(error.description ?? '')?.[1].split(', ') ?? [],
+			),
+		);
 		totals.reported += reportedIds.size;
 		for (const id of createdIds) {
 			const list = deliveries.get(id) ?? [];
 			// Delivered: in an execution that finished (successfully, or failed on the workflow's own error).
-			const settled = list.some(({ execution }) => execution.status === 'success' || execution.status === 'nodeError');
+			const settled = list.some(
+				({ execution }) => execution.status === 'success' || execution.status === 'nodeError',
+			);
 			if (!settled && !reportedIds.has(id)) {
 				totals.lost += 1;
-				if (process.env.DEBUG_PROPERTY && totals.lost < 3) console.log('lost', id, list.map(({ json, execution }) => [execution.status, execution.processNumber, json.attempt]), JSON.stringify(host.savedState()?.deliveries), host.logs.slice(-5), JSON.stringify(schedule.steps.map((s) => [s.ends, s.process])));
+				if (process.env.DEBUG_PROPERTY && totals.lost < 3)
+					console.log(
+						'lost',
+						id,
+						list.map(({ json, execution }) => [
+							execution.status,
+							execution.processNumber,
+							json.attempt,
+						]),
+						JSON.stringify(host.savedState()?.deliveries),
+						host.logs.slice(-5),
+						JSON.stringify(schedule.steps.map((s) => [s.ends, s.process])),
+					);
 			}
 			if (settled) totals.delivered += 1;
 			for (let i = 1; i < list.length; i++) {
@@ -213,7 +279,8 @@ async function runTrigger(schedule, totals) {
 				const { json } = list[i];
 				const previous = list[i - 1].execution;
 				// A marked redelivery, and the attempt before it did not settle where it was emitted.
-				const marked = json.redelivery === true && json.attempt === (list[i - 1].json.attempt ?? 1) + 1;
+				const marked =
+					json.redelivery === true && json.attempt === (list[i - 1].json.attempt ?? 1) + 1;
 				const unsettled = previous.status !== 'success' && previous.status !== 'nodeError';
 				const settledButLostWithProcess = previous.processNumber < list[i].execution.processNumber;
 				if (!marked || !(unsettled || settledButLostWithProcess)) totals.unmarkedDuplicates += 1;
@@ -228,7 +295,10 @@ async function runTrigger(schedule, totals) {
 async function checkProperty({ version, runs, seed = 20261122 }) {
 	const totals = newTotals();
 	const run = version === 1 ? runPolling : runTrigger;
-	await fc.assert(fc.asyncProperty(scheduleArbitrary, (schedule) => run(schedule, totals)), { numRuns: runs, seed });
+	await fc.assert(
+		fc.asyncProperty(scheduleArbitrary, (schedule) => run(schedule, totals)),
+		{ numRuns: runs, seed },
+	);
 	return totals;
 }
 

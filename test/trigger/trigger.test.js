@@ -31,7 +31,8 @@ const texts = (result) => (result ? result[0].map((item) => item.json.message) :
 const tick = (seconds = 1) => {
 	now += seconds * 1000;
 };
-const messageRequests = () => sandbox.requests.filter((r) => r.path === '/v1/messages').map((r) => r.query);
+const messageRequests = () =>
+	sandbox.requests.filter((r) => r.path === '/v1/messages').map((r) => r.query);
 
 describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 	const createTrigger = (options) => {
@@ -42,7 +43,16 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 
 	beforeEach(async () => {
 		if (version === triggerVersion) {
-			jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance', 'hrtime'] });
+			jest.useFakeTimers({
+				doNotFake: [
+					'nextTick',
+					'setImmediate',
+					'clearImmediate',
+					'queueMicrotask',
+					'performance',
+					'hrtime',
+				],
+			});
 		}
 	});
 	afterEach(async () => {
@@ -60,7 +70,13 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			send('old 2');
 			const trigger = createTrigger({ credentials });
 			expect(await trigger.check()).toBeNull();
-			expect(trigger.state()).toMatchObject({ version: 1, recent: [['msg_00000001', expect.any(Number)], ['msg_00000002', expect.any(Number)]] });
+			expect(trigger.state()).toMatchObject({
+				version: 1,
+				recent: [
+					['msg_00000001', expect.any(Number)],
+					['msg_00000002', expect.any(Number)],
+				],
+			});
 
 			tick();
 			send('new 1');
@@ -87,13 +103,19 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			send('a');
 			tick();
 			send('b');
-			const trigger = createTrigger({ credentials, parameters: { options: { emitExisting: true } } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { emitExisting: true } },
+			});
 			expect(texts(await trigger.check())).toEqual(['a', 'b']);
 			expect(await trigger.check()).toBeNull();
 		});
 
 		test('only the chosen conversation', async () => {
-			const trigger = createTrigger({ credentials, parameters: { conversationId: byId('conv_00000002') } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { conversationId: byId('conv_00000002') },
+			});
 			await trigger.check();
 			send('not this one');
 			send('this one', { from: 'ct_bob', conversation: 'conv_00000002' });
@@ -102,27 +124,49 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 		});
 
 		test.each([
-			['401', () => (credentials.accessToken = 'bad'), 'Authentication failed: check the access token of the Messaging API credential'],
-			['500', () => sandbox.failNext({ status: 500 }), 'The Messaging service failed (500): Internal server error'],
-			['a body that is not JSON', () => sandbox.failNext({ status: 200, html: 'oops' }), 'The Messaging service answered with something that is not JSON'],
-			['a body without data', () => sandbox.failNext({ status: 200, html: '{"has_more":false}' }), 'without a "data" array'],
-		])('a check that fails (%s) reports a readable error and leaves the state exactly as it was', async (_fault, breakIt, message) => {
-			send('before');
-			const trigger = createTrigger({ credentials });
-			await trigger.check();
-			tick();
-			send('during the outage 1');
-			send('during the outage 2');
-			const before = JSON.stringify(trigger.state());
-			const token = credentials.accessToken;
-			breakIt();
-			if (message.includes('(500)')) sandbox.failNext(...Array(5).fill({ status: 500 })); // more than the transport's retries
-			await expect(trigger.check()).rejects.toThrow(message);
-			expect(JSON.stringify(trigger.state())).toBe(before);
-			credentials.accessToken = token;
-			sandbox.clearFaults();
-			expect(texts(await trigger.check())).toEqual(['during the outage 1', 'during the outage 2']);
-		});
+			[
+				'401',
+				() => (credentials.accessToken = 'bad'),
+				'Authentication failed: check the access token of the Messaging API credential',
+			],
+			[
+				'500',
+				() => sandbox.failNext({ status: 500 }),
+				'The Messaging service failed (500): Internal server error',
+			],
+			[
+				'a body that is not JSON',
+				() => sandbox.failNext({ status: 200, html: 'oops' }),
+				'The Messaging service answered with something that is not JSON',
+			],
+			[
+				'a body without data',
+				() => sandbox.failNext({ status: 200, html: '{"has_more":false}' }),
+				'without a "data" array',
+			],
+		])(
+			'a check that fails (%s) reports a readable error and leaves the state exactly as it was',
+			async (_fault, breakIt, message) => {
+				send('before');
+				const trigger = createTrigger({ credentials });
+				await trigger.check();
+				tick();
+				send('during the outage 1');
+				send('during the outage 2');
+				const before = JSON.stringify(trigger.state());
+				const token = credentials.accessToken;
+				breakIt();
+				if (message.includes('(500)')) sandbox.failNext(...Array(5).fill({ status: 500 })); // more than the transport's retries
+				await expect(trigger.check()).rejects.toThrow(message);
+				expect(JSON.stringify(trigger.state())).toBe(before);
+				credentials.accessToken = token;
+				sandbox.clearFaults();
+				expect(texts(await trigger.check())).toEqual([
+					'during the outage 1',
+					'during the outage 2',
+				]);
+			},
+		);
 
 		test('many messages sharing one second: none lost, none repeated, across checks', async () => {
 			const trigger = createTrigger({ credentials });
@@ -138,7 +182,10 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 		});
 
 		test('Look-Back Window 0: messages sharing the newest second are still each delivered once', async () => {
-			const trigger = createTrigger({ credentials, parameters: { options: { lookBackSeconds: 0 } } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { lookBackSeconds: 0 } },
+			});
 			send('at activation');
 			await trigger.check();
 			send('same second as the activation');
@@ -170,7 +217,7 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			]);
 		});
 
-		test('a burst beyond one check\'s page cap continues at the next checks: nothing lost, oldest first, no gap warning', async () => {
+		test("a burst beyond one check's page cap continues at the next checks: nothing lost, oldest first, no gap warning", async () => {
 			const trigger = createTrigger({ credentials, parameters: { options: { pageSize: 1 } } });
 			await trigger.check();
 			for (let i = 0; i < 450; i++) {
@@ -201,7 +248,10 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 		});
 
 		test('a late arrival inside the look-back window is delivered once; one older than the window is not', async () => {
-			const trigger = createTrigger({ credentials, parameters: { options: { lookBackSeconds: 60 } } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { lookBackSeconds: 60 } },
+			});
 			await trigger.check();
 			send('newest');
 			expect(texts(await trigger.check())).toEqual(['newest']);
@@ -251,7 +301,10 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 		test('lists oldest first? still every message once, oldest first, and a check reads from the last known message on', async () => {
 			sandbox.set({ order: 'oldest_first' });
 			for (let i = 0; i < 15; i++) send(`o${i}`);
-			const trigger = createTrigger({ credentials, parameters: { options: { pageSize: 4, lookBackSeconds: 0 } } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { pageSize: 4, lookBackSeconds: 0 } },
+			});
 			await trigger.check();
 			tick();
 			for (let i = 0; i < 9; i++) send(`n${i}`);
@@ -266,11 +319,14 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			]);
 		});
 
-		test('an oldest-first service with a history longer than one check\'s page cap: later checks cost what is new', async () => {
+		test("an oldest-first service with a history longer than one check's page cap: later checks cost what is new", async () => {
 			now = Math.floor(Date.now() / 1000) * 1000 - 1000; // what existed is told from what is new by the local clock
 			sandbox.set({ order: 'oldest_first' });
 			for (let i = 0; i < 230; i++) send(`history ${i}`);
-			const trigger = createTrigger({ credentials, parameters: { options: { pageSize: 1, lookBackSeconds: 0 } } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { pageSize: 1, lookBackSeconds: 0 } },
+			});
 			expect(await trigger.check()).toBeNull(); // reads 200 pages of history and notes where it stopped
 			tick();
 			send('new after activation');
@@ -295,7 +351,8 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 				delivered += texts(await trigger.check()).length;
 				largest = Math.max(largest, JSON.stringify(trigger.state()).length);
 			}
-			for (let more = 0; more < 20 && delivered < 10_000; more++) delivered += texts(await trigger.check()).length;
+			for (let more = 0; more < 20 && delivered < 10_000; more++)
+				delivered += texts(await trigger.check()).length;
 			expect(delivered).toBe(10_000);
 			expect(largest).toBeLessThan(25_000);
 		});
@@ -305,7 +362,10 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 		beforeEach(() => setup({ unit: 'ms' }));
 
 		test('same guarantees: same-millisecond bursts, late arrivals, ISO output', async () => {
-			const trigger = createTrigger({ credentials, parameters: { options: { isoTimestamps: true } } });
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { isoTimestamps: true } },
+			});
 			send('before');
 			await trigger.check();
 			now += 5;
@@ -342,7 +402,12 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			expect(texts(incoming)).toEqual(['Can you help?']);
 
 			const reply = await runMessagingNode({
-				parameters: { resource: 'message', operation: 'send', conversationId: '={{ $json.conversation_id }}', text: '=Re: {{ $json.message }}' },
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					conversationId: '={{ $json.conversation_id }}',
+					text: '=Re: {{ $json.message }}',
+				},
 				input: incoming[0].map((item) => item.json),
 				credentials,
 			});
@@ -365,7 +430,10 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			expect(texts(await trigger.check())).toEqual(['theirs']);
 			expect(sandbox.requests).toHaveLength(1);
 
-			const all = createTrigger({ credentials, parameters: { options: { skipOwnMessages: false } } });
+			const all = createTrigger({
+				credentials,
+				parameters: { options: { skipOwnMessages: false } },
+			});
 			await all.check();
 			tick();
 			send('mine again', { from: 'ct_me' });

@@ -22,7 +22,16 @@ async function setup(options = {}) {
 }
 
 beforeEach(async () => {
-	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance', 'hrtime'] });
+	jest.useFakeTimers({
+		doNotFake: [
+			'nextTick',
+			'setImmediate',
+			'clearImmediate',
+			'queueMicrotask',
+			'performance',
+			'hrtime',
+		],
+	});
 	await setup();
 });
 afterEach(async () => {
@@ -49,7 +58,9 @@ describe('Messaging Trigger v2: schedule', () => {
 		const gaps = [];
 		for (let i = 0; i < 4; i++) gaps.push(await host.tick());
 		expect(gaps).toEqual([5000, 5000, 5000, 5000]);
-		expect(sandbox.requests.map((r) => r.method + ' ' + r.path)).toEqual(Array(4).fill('GET /v1/messages'));
+		expect(sandbox.requests.map((r) => r.method + ' ' + r.path)).toEqual(
+			Array(4).fill('GET /v1/messages'),
+		);
 		expect(sandbox.stats.peakInFlight).toBe(1);
 	});
 });
@@ -120,7 +131,9 @@ describe('Messaging Trigger v2: deliveries', () => {
 		expect(host.executions[0].json[0]).not.toHaveProperty('redelivery');
 		expect(host.executions[0].key).toMatch(/^messaging-trigger:wf-trigger:node-trigger-1:[^:]+:1$/);
 		// Written before the emit, and saved by it: the delivery is in flight in the database.
-		expect(host.savedState().deliveries.inFlight.map((d) => d.ids)).toEqual([['msg_00000002', 'msg_00000003', 'msg_00000004']]);
+		expect(host.savedState().deliveries.inFlight.map((d) => d.ids)).toEqual([
+			['msg_00000002', 'msg_00000003', 'msg_00000004'],
+		]);
 		await host.tick();
 		expect(host.executions).toHaveLength(1);
 		host.executions[0].end('success');
@@ -139,7 +152,7 @@ describe('Messaging Trigger v2: deliveries', () => {
 		expect(sandbox.requests).toHaveLength(2);
 	});
 
-	test('an execution that fails on a node error is settled, not emitted again (n8n\'s usual semantics)', async () => {
+	test("an execution that fails on a node error is settled, not emitted again (n8n's usual semantics)", async () => {
 		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
 		send('breaks the workflow');
 		await host.tick();
@@ -164,22 +177,25 @@ describe('Messaging Trigger v2: deliveries', () => {
 		['killed worker (queue mode: status error, no node)', 'workerKilled'],
 		['never started (donePromise rejects)', 'notStarted'],
 		['cancelled by a shutdown', 'shutdown'],
-	])('an execution that %s is emitted again, marked, with a new deduplication key', async (_name, kind) => {
-		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
-		send('important');
-		await host.tick();
-		host.executions[0].end(kind);
-		await host.tick();
-		expect(host.executions).toHaveLength(2);
-		const [first, second] = host.executions;
-		expect(second.json).toEqual([{ ...first.json[0], redelivery: true, attempt: 2 }]);
-		expect(second.key).toBe(first.key.replace(/:1$/, ':2'));
-		second.end('success');
-		await host.tick();
-		await host.tick();
-		expect(host.executions).toHaveLength(2);
-		expect(host.state().deliveries.inFlight).toEqual([]);
-	});
+	])(
+		'an execution that %s is emitted again, marked, with a new deduplication key',
+		async (_name, kind) => {
+			host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+			send('important');
+			await host.tick();
+			host.executions[0].end(kind);
+			await host.tick();
+			expect(host.executions).toHaveLength(2);
+			const [first, second] = host.executions;
+			expect(second.json).toEqual([{ ...first.json[0], redelivery: true, attempt: 2 }]);
+			expect(second.key).toBe(first.key.replace(/:1$/, ':2'));
+			second.end('success');
+			await host.tick();
+			await host.tick();
+			expect(host.executions).toHaveLength(2);
+			expect(host.state().deliveries.inFlight).toEqual([]);
+		},
+	);
 
 	test(`attempts are bounded: after the last one is lost the messages are reported, not retried, not dropped silently`, async () => {
 		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
@@ -196,7 +212,9 @@ describe('Messaging Trigger v2: deliveries', () => {
 		}
 		expect(host.executions).toHaveLength(5);
 		expect(host.reported).toHaveLength(1);
-		expect(host.reported[0].message).toBe('1 message(s) were not delivered: the executions of all 5 attempts were lost');
+		expect(host.reported[0].message).toBe(
+			'1 message(s) were not delivered: the executions of all 5 attempts were lost',
+		);
 		expect(host.reported[0].description).toContain('msg_00000001');
 		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
 	});
@@ -218,7 +236,10 @@ describe('Messaging Trigger v2: restarts', () => {
 		send('while stopped 2');
 		await host.start();
 		const afterRestart = host.executions.filter((e) => e.processNumber === 2);
-		expect(afterRestart.map((e) => texts(e.json))).toEqual([['settles the first'], ['while stopped 1', 'while stopped 2']]);
+		expect(afterRestart.map((e) => texts(e.json))).toEqual([
+			['settles the first'],
+			['while stopped 1', 'while stopped 2'],
+		]);
 		// The second delivery settled after the last save: n8n gives a trigger() no way to save it, so it comes again, marked.
 		expect(afterRestart[0].json[0]).toMatchObject({ redelivery: true, attempt: 2 });
 		expect(afterRestart[1].json[0]).not.toHaveProperty('redelivery');
@@ -233,10 +254,9 @@ describe('Messaging Trigger v2: restarts', () => {
 		send('while down');
 		await host.start();
 		const redelivered = host.executions.filter((e) => e.processNumber === 2);
-		expect(redelivered.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false, j.attempt ?? 1]))).toEqual([
-			[['in flight when n8n died', true, 2]],
-			[['while down', false, 1]],
-		]);
+		expect(
+			redelivered.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false, j.attempt ?? 1])),
+		).toEqual([[['in flight when n8n died', true, 2]], [['while down', false, 1]]]);
 	});
 
 	test('killed between writing the state and the emit: the saved state has neither, the messages come once', async () => {
@@ -288,11 +308,19 @@ describe('Messaging Trigger v2: Fetch Test Event', () => {
 		send('first');
 		advanceServiceClock();
 		send('second');
-		const { items, error, staticData } = await fetchTestEvent({ credentials, parameters: every(5) });
+		const { items, error, staticData } = await fetchTestEvent({
+			credentials,
+			parameters: every(5),
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json.message)).toEqual(['second']);
 		expect(staticData['node:Messaging Trigger']).toBeUndefined();
-		const inConversation = await fetchTestEvent({ credentials, parameters: { ...every(5), conversationId: byId('conv_00000002') } });
-		expect(inConversation.error.message).toBe('There are no messages in conversation conv_00000002 yet');
+		const inConversation = await fetchTestEvent({
+			credentials,
+			parameters: { ...every(5), conversationId: byId('conv_00000002') },
+		});
+		expect(inConversation.error.message).toBe(
+			'There are no messages in conversation conv_00000002 yet',
+		);
 	});
 });

@@ -16,11 +16,23 @@ describe('advance: what to emit and what to remember', () => {
 	test('first check: emits nothing, remembers the listed ids; the watermark stays strictly below newest minus the window', () => {
 		const { emit, next } = advance(null, [m('a', 900), m('b', 950), m('c', 990)], settings);
 		expect(emit).toEqual([]);
-		expect(next).toEqual({ version: 1, settledThrough: 929, newest: 990, recent: [['a', 900], ['b', 950], ['c', 990]] });
+		expect(next).toEqual({
+			version: 1,
+			settledThrough: 929,
+			newest: 990,
+			recent: [
+				['a', 900],
+				['b', 950],
+				['c', 990],
+			],
+		});
 	});
 
 	test('first check with emitExisting: everything, oldest first by created_at then id', () => {
-		const { emit } = advance(null, [m('b', 990), m('a', 990), m('z', 900)], { ...settings, emitExisting: true });
+		const { emit } = advance(null, [m('b', 990), m('a', 990), m('z', 900)], {
+			...settings,
+			emitExisting: true,
+		});
 		expect(emit.map((x) => x.id)).toEqual(['z', 'a', 'b']);
 	});
 
@@ -32,14 +44,26 @@ describe('advance: what to emit and what to remember', () => {
 
 	test('known ids and settled messages are not emitted; duplicates in a listing count once', () => {
 		const state = { version: 1, settledThrough: 930, newest: 990, recent: [['c', 990]] };
-		const { emit, next } = advance(state, [m('c', 990), m('d', 990), m('d', 990), m('late', 940), m('old', 930)], settings);
+		const { emit, next } = advance(
+			state,
+			[m('c', 990), m('d', 990), m('d', 990), m('late', 940), m('old', 930)],
+			settings,
+		);
 		expect(emit.map((x) => x.id)).toEqual(['late', 'd']);
-		expect(next.recent).toEqual([['late', 940], ['c', 990], ['d', 990]]);
+		expect(next.recent).toEqual([
+			['late', 940],
+			['c', 990],
+			['d', 990],
+		]);
 	});
 
 	test('look-back 0: a message sharing the newest timestamp, listed later, is still new', () => {
 		const zero = { ...settings, lookBack: 0 };
-		const { next } = advance({ version: 1, settledThrough: null, newest: null, recent: [] }, [m('a', 990)], zero);
+		const { next } = advance(
+			{ version: 1, settledThrough: null, newest: null, recent: [] },
+			[m('a', 990)],
+			zero,
+		);
 		expect(next.settledThrough).toBe(989);
 		expect(advance(next, [m('b', 990), m('a', 990)], zero).emit.map((x) => x.id)).toEqual(['b']);
 	});
@@ -49,18 +73,32 @@ describe('advance: what to emit and what to remember', () => {
 		const { emit, next } = advance(state, [m('future', 99_999)], settings);
 		expect(emit.map((x) => x.id)).toEqual(['future']);
 		expect(next).toMatchObject({ newest: 990, settledThrough: 930, recent: [['future', 99_999]] });
-		expect(advance(next, [m('future', 99_999), m('normal', 1000)], settings).emit.map((x) => x.id)).toEqual(['normal']);
+		expect(
+			advance(next, [m('future', 99_999), m('normal', 1000)], settings).emit.map((x) => x.id),
+		).toEqual(['normal']);
 	});
 
 	test('a delivered message whose created_at changes is not emitted again while its id is remembered', () => {
-		const { next } = advance({ version: 1, settledThrough: 900, newest: 950, recent: [] }, [m('x', 950)], settings);
+		const { next } = advance(
+			{ version: 1, settledThrough: 900, newest: 950, recent: [] },
+			[m('x', 950)],
+			settings,
+		);
 		expect(advance(next, [m('x', 999)], settings).emit).toEqual([]);
 		expect(advance(next, [m('x', 100_000)], settings).emit).toEqual([]);
 	});
 
 	test('over the bound, whole timestamp groups are forgotten from the oldest, settled if above the watermark; the newest group is always kept', () => {
 		const state = { version: 1, settledThrough: 900, newest: 950, recent: [] };
-		const listed = [m('a1', 950), m('a2', 950), m('b1', 960), m('b2', 960), m('c1', 970), m('c2', 970), m('c3', 970)];
+		const listed = [
+			m('a1', 950),
+			m('a2', 950),
+			m('b1', 960),
+			m('b2', 960),
+			m('c1', 970),
+			m('c2', 970),
+			m('c3', 970),
+		];
 		const { next } = advance(state, listed, settings);
 		expect(next.settledThrough).toBe(950);
 		expect(next.recent.map(([id]) => id)).toEqual(['b1', 'b2', 'c1', 'c2', 'c3']);
@@ -70,18 +108,35 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test('fields it does not own (cursor, unit, own contact) are carried over', () => {
-		const state = { version: 1, settledThrough: 900, newest: 950, recent: [], cursor: 'm9', unit: 'seconds', ownContactId: 'me' };
-		expect(advance(state, [], settings).next).toMatchObject({ cursor: 'm9', unit: 'seconds', ownContactId: 'me' });
+		const state = {
+			version: 1,
+			settledThrough: 900,
+			newest: 950,
+			recent: [],
+			cursor: 'm9',
+			unit: 'seconds',
+			ownContactId: 'me',
+		};
+		expect(advance(state, [], settings).next).toMatchObject({
+			cursor: 'm9',
+			unit: 'seconds',
+			ownContactId: 'me',
+		});
 	});
 
 	test('while an oldest-first history is read after the first activation, what existed then is not emitted', () => {
 		const state = { version: 1, settledThrough: 10, newest: 20, recent: [], existingThrough: 500 };
-		expect(advance(state, [m('old', 400), m('new', 600)], settings).emit.map((x) => x.id)).toEqual(['new']);
+		expect(advance(state, [m('old', 400), m('new', 600)], settings).emit.map((x) => x.id)).toEqual([
+			'new',
+		]);
 	});
 });
 
 test('listed records as trigger messages: numeric-string timestamps read as numbers, unreadable ones left out', () => {
-	expect(toTriggerMessage({ id: 'a', created_at: '1700000000' })).toEqual({ id: 'a', created_at: 1700000000 });
+	expect(toTriggerMessage({ id: 'a', created_at: '1700000000' })).toEqual({
+		id: 'a',
+		created_at: 1700000000,
+	});
 	expect(toTriggerMessage({ id: 7, created_at: 5 })).toEqual({ id: '7', created_at: 5 });
 	expect(toTriggerMessage({ id: 'a', created_at: 'March 5' })).toBeUndefined();
 	expect(toTriggerMessage({ id: 'a', created_at: null })).toBeUndefined();
@@ -95,11 +150,21 @@ test('order helpers', () => {
 	expect(listOrderOf([m('a', 1), m('b', 1), m('c', 2)])).toBe('oldest_first');
 	expect(listOrderOf([m('a', 2), m('b', 1)])).toBe('newest_first');
 	expect(listOrderOf([m('a', 1), m('b', 1)])).toBeUndefined();
-	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 5)], true)).toBe(true);
-	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 6)], true)).toBe(false);
-	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 1)], false)).toBe(false);
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 5)], true)).toBe(
+		true,
+	);
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 6)], true)).toBe(
+		false,
+	);
+	expect(
+		reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 1)], false),
+	).toBe(false);
 	expect(reachedKnownHistory(null, [m('y', 1)], true)).toBe(false);
-	expect([m('b', 1), m('a', 1), m('c', 0)].sort(compareMessages).map((x) => x.id)).toEqual(['c', 'a', 'b']);
+	expect([m('b', 1), m('a', 1), m('c', 0)].sort(compareMessages).map((x) => x.id)).toEqual([
+		'c',
+		'a',
+		'b',
+	]);
 });
 
 test('oldest-first cursor: the last listed message that is settled; kept when none is', () => {

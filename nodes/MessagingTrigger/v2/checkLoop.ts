@@ -4,21 +4,25 @@
  * watermark and the deliveries into static data before it emits (n8n saves static data on emit), and
  * settles each delivery when n8n says its execution has finished.
  */
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IRun,
-	ITriggerFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { servicePages } from '../../shared/paginate';
-import { getMessagingCredentials, messagingApiRequest, type RequestContext } from '../../shared/transport';
+import {
+	getMessagingCredentials,
+	messagingApiRequest,
+	type RequestContext,
+} from '../../shared/transport';
 import { checkForNew } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
 import { gapWarning, messageItems } from '../output';
 import { withoutOwnMessages } from '../ownContact';
-import { isTriggerState, toTriggerMessage, type TriggerMessage, type TriggerState } from '../pollState';
+import {
+	isTriggerState,
+	toTriggerMessage,
+	type TriggerMessage,
+	type TriggerState,
+} from '../pollState';
 import {
 	addInFlight,
 	afterRedelivery,
@@ -87,7 +91,10 @@ export class CheckLoop {
 	}
 
 	private scope() {
-		return { workflowId: String(this.context.getWorkflow().id ?? ''), nodeId: this.context.getNode().id };
+		return {
+			workflowId: String(this.context.getWorkflow().id ?? ''),
+			nodeId: this.context.getNode().id,
+		};
 	}
 
 	/**
@@ -178,7 +185,10 @@ export class CheckLoop {
 		const output = { isoTimestamps: options.isoTimestamps, unitSetting };
 
 		// 1. Emit again what was lost.
-		const { retry, exhausted } = nextAttempts(this.ledger(), this.settings.maxAttempts ?? MAX_ATTEMPTS);
+		const { retry, exhausted } = nextAttempts(
+			this.ledger(),
+			this.settings.maxAttempts ?? MAX_ATTEMPTS,
+		);
 		const resent: Array<{ delivery: Delivery; messages: TriggerMessage[] }> = [];
 		for (const delivery of retry) {
 			const messages = await this.messagesFor(context, delivery);
@@ -201,7 +211,9 @@ export class CheckLoop {
 		// 2. List what is new, unless too much is in flight already.
 		const room = MAX_IN_FLIGHT_MESSAGES - messagesInFlight(this.ledger());
 		if (room <= 0) return;
-		const stored = isTriggerState(this.staticData.state) ? (this.staticData.state as TriggerState) : null;
+		const stored = isTriggerState(this.staticData.state)
+			? (this.staticData.state as TriggerState)
+			: null;
 		const { emit, next, gap } = await checkForNew(
 			servicePages(context, 'messages', listQuery(options)),
 			stored,
@@ -234,7 +246,10 @@ export class CheckLoop {
 	}
 
 	/** The messages of a delivery to emit again: from this activation's memory, else read again by id. */
-	private async messagesFor(context: RequestContext, delivery: Delivery): Promise<TriggerMessage[]> {
+	private async messagesFor(
+		context: RequestContext,
+		delivery: Delivery,
+	): Promise<TriggerMessage[]> {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
 		const messages: TriggerMessage[] = [];
@@ -248,12 +263,19 @@ export class CheckLoop {
 				.catch(deleted);
 			const message = record && toTriggerMessage(record);
 			if (message) messages.push(message);
-			else this.context.logger.warn(`Messaging Trigger: message ${id} is gone; it is not delivered again`);
+			else
+				this.context.logger.warn(
+					`Messaging Trigger: message ${id} is gone; it is not delivered again`,
+				);
 		}
 		return messages;
 	}
 
-	private emitDelivery(delivery: Delivery, items: INodeExecutionData[], messages: TriggerMessage[]): void {
+	private emitDelivery(
+		delivery: Delivery,
+		items: INodeExecutionData[],
+		messages: TriggerMessage[],
+	): void {
 		const key = deduplicationKey(this.scope(), delivery);
 		const done = this.context.helpers.createDeferredPromise<IRun | undefined>();
 		const outcome: Promise<Outcome> = done.promise.then(
@@ -298,4 +320,3 @@ export class CheckLoop {
 		this.context.saveFailedExecution(error);
 	}
 }
-

@@ -117,7 +117,10 @@ export function markLost(ledger: Ledger, deliveryId: string, attempt: number): L
  * After a restart: every delivery in flight whose execution this process does not know is lost with
  * the process that emitted it.
  */
-export function recoverAfterRestart(ledger: Ledger, knownHere: (delivery: Delivery) => boolean): Ledger {
+export function recoverAfterRestart(
+	ledger: Ledger,
+	knownHere: (delivery: Delivery) => boolean,
+): Ledger {
 	const lost = ledger.inFlight.filter((d) => !knownHere(d));
 	if (lost.length === 0) return ledger;
 	return {
@@ -158,7 +161,12 @@ export function afterRedelivery(ledger: Ledger, retry: Delivery[], exhausted: De
 /** How an execution ended, for its delivery: done with it, or emit it again. */
 export type Outcome = 'delivered' | 'failed' | 'lost';
 
-const WORKFLOW_ERROR_NAMES = ['NodeOperationError', 'NodeApiError', 'NodeSslError', 'ExpressionError'];
+const WORKFLOW_ERROR_NAMES = [
+	'NodeOperationError',
+	'NodeApiError',
+	'NodeSslError',
+	'ExpressionError',
+];
 
 function cancellationReason(error: unknown): string | undefined {
 	const e = error as { reason?: unknown; name?: unknown; message?: unknown } | undefined;
@@ -186,9 +194,7 @@ function isWorkflowError(error: unknown): boolean {
  *   failed execution (its error workflow runs; not emitted again).
  * - crashed, cancelled by a shutdown, never started, an error no node raised: lost, emitted again.
  */
-export function classifyOutcome(
-	result: { resolved: unknown } | { rejected: unknown },
-): Outcome {
+export function classifyOutcome(result: { resolved: unknown } | { rejected: unknown }): Outcome {
 	if ('rejected' in result) {
 		const reason = cancellationReason(result.rejected);
 		return reason === 'manual' || reason === 'timeout' ? 'failed' : 'lost';

@@ -36,7 +36,8 @@ export function nextDelay(
 	const grown = Math.min(cap, interval * 2 ** Math.min(failures, 30));
 	const spread = Math.round(grown * 0.1 * random());
 	const delay = Math.min(cap, grown + spread);
-	const asked = retryAfter === undefined ? 0 : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, retryAfter));
+	const asked =
+		retryAfter === undefined ? 0 : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, retryAfter));
 	return Math.max(delay, asked);
 }
 
@@ -59,9 +60,11 @@ export function retryAfterOf(error: unknown): number | undefined {
 	const seen = new Set<unknown>();
 	for (let e = error as Record<string, unknown> | undefined; e && !seen.has(e); ) {
 		seen.add(e);
-		const value = e.retryAfterMs;
-		if (typeof value === 'number' && Number.isFinite(value)) return value;
-		e = (e.cause ?? e.context) as Record<string, unknown> | undefined;
+		const context = e.context as Record<string, unknown> | undefined;
+		for (const value of [e.retryAfterMs, context?.retryAfterMs]) {
+			if (typeof value === 'number' && Number.isFinite(value)) return value;
+		}
+		e = e.cause as Record<string, unknown> | undefined;
 	}
 	return undefined;
 }
