@@ -12,12 +12,13 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const n8n = require('../../scripts/lib/n8n');
+const { buildPackage } = require('../../scripts/lib/build');
+const { waitFor } = require('../../scripts/lib/wait');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
 
-const WORK = path.join(n8n.ROOT, '.e2e-trigger');
+const WORK = path.join(n8n.ROOT, '.e2e', 'trigger');
 const USER = path.join(WORK, 'user');
 const TOKEN = 'e2e-trigger-token-71c2';
 const WORKFLOW_ID = 'e2eTriggerV2Log1';
@@ -41,15 +42,6 @@ async function check(name, fn) {
 				.join('\n')}`,
 		);
 	}
-}
-
-async function waitFor(what, predicate, timeoutMs) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (predicate()) return;
-		await sleep(250);
-	}
-	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 }
 
 /** Trigger (version 2, every `seconds`) -> Send "seen <id> a<attempt> x<execution>" into the log conversation. */
@@ -95,10 +87,7 @@ function verdict(created, seen) {
 
 async function main() {
 	n8n.ensureN8n();
-	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
-		cwd: n8n.ROOT,
-		stdio: 'ignore',
-	});
+	buildPackage();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 

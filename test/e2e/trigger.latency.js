@@ -10,8 +10,8 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const n8n = require('../../scripts/lib/n8n');
+const { buildPackage } = require('../../scripts/lib/build');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
 
@@ -26,7 +26,7 @@ const args = Object.fromEntries(
 const MESSAGES = Number(args.messages ?? 100);
 const SPAN_S = Number(args.span ?? 360);
 const IDLE_S = Number(args.idle ?? 120);
-const WORK = path.join(n8n.ROOT, '.e2e-trigger-latency');
+const WORK = path.join(n8n.ROOT, '.e2e', 'trigger-latency');
 const USER = path.join(WORK, 'user');
 const TOKEN = 'latency-token-5e0a';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -54,10 +54,7 @@ const percentile = (sorted, p) =>
 
 async function main() {
 	n8n.ensureN8n();
-	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
-		cwd: n8n.ROOT,
-		stdio: 'ignore',
-	});
+	buildPackage();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'demo' }).start();
