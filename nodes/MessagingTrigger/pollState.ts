@@ -1,18 +1,25 @@
 /**
  * The Messaging Trigger's memory, pure: which listed messages are new, in what order to emit them,
- * and what to remember for the next poll. No I/O here, so every rule is tested alone.
+ * and what to remember for the next check. No I/O here, so every rule is tested alone.
  *
  * The stored state is a watermark plus the ids near it:
  * - every message created at or before `settledThrough` counts as already delivered (or as older than
  *   the activation), so it is never emitted;
- * - `recent` holds the ids (with their created_at) of delivered messages created after `settledThrough`,
- *   so messages sharing a timestamp, and late arrivals inside the look-back window, are emitted exactly once;
- * - `settledThrough` trails the newest created_at seen by the look-back window, and `newest` never runs
- *   ahead of the local clock, so a future-dated message cannot freeze the trigger (it stays in `recent`,
- *   so it is not emitted again either).
+ * - `recent` holds the ids (with their created_at) of the latest delivered messages, so messages sharing
+ *   a timestamp, late arrivals inside the look-back window and messages whose created_at changes after
+ *   delivery are emitted exactly once;
+ * - `settledThrough` stays strictly below the newest created_at seen minus the look-back window, so a
+ *   message sharing the newest timestamp is never settled unseen (a look-back of 0 is safe);
+ * - `newest` is the newest created_at not ahead of the local clock, so a future-dated message cannot
+ *   freeze the trigger (it stays in `recent`, so it is not emitted again either).
  * `recent` is bounded by `maxRecentIds`, apart from the one timestamp group at the top (those ids must be
  * kept, or they would be emitted again).
+ *
+ * Where listing resumes is part of the state too: `cursor` (a service listing oldest first is read from
+ * the last settled message on) and `resume` (a newest-first backlog larger than one check's page cap is
+ * read downwards across checks, then emitted oldest first).
  */
+import type { TimestampUnit } from '../shared/timestamps';
 
 export interface TriggerMessage {
 	id: string;
@@ -20,26 +27,69 @@ export interface TriggerMessage {
 	[key: string]: unknown;
 }
 
+export type ListOrder = 'newest_first' | 'oldest_first';
+
 export interface TriggerState {
 	version: 1;
 	settledThrough: number | null;
 	newest: number | null;
 	recent: Array<[id: string, createdAt: number]>;
-	/** The authenticated user's contact, once learned from a conversation (see the trigger). */
+	/** The authenticated user's contact, once learned from a conversation (see ownContact.ts). */
 	ownContactId?: string;
+	/** The service's timestamp unit, once known: never guessed again from an empty page. */
+	unit?: TimestampUnit;
+	/** The service's list order, once a page showed it. */
+	order?: ListOrder;
+	/** Oldest-first services: the id listing starts after (the newest settled message seen). */
+	cursor?: string;
+	/**
+	 * A newest-first backlog deeper than one check is read in segments from the top down, then emitted
+	 * segment by segment from the bottom up: `resume` holds the cursor of each segment below the top
+	 * one (deepest last), `stopAt` the id where the segment being read ends (everything below it is
+	 * delivered).
+	 */
+	resume?: string[];
+	stopAt?: string;
+	/** First activation on an oldest-first history longer than one check: messages up to here existed before. */
+	existingThrough?: number;
 }
 
-export interface PollSettings {
+export interface AdvanceSettings {
 	/** Now, in the service's timestamp unit. */
 	now: number;
 	/** Look-back window for late arrivals, in the service's unit. */
 	lookBack: number;
 	maxRecentIds: number;
+	/** The first check emits the messages that already exist. */
+	emitExisting?: boolean;
 }
+
+export const MAX_RECENT_IDS = 500;
 
 export function isTriggerState(value: unknown): value is TriggerState {
 	const state = value as TriggerState | undefined;
 	return !!state && state.version === 1 && Array.isArray(state.recent);
+}
+
+/** An empty state: nothing delivered yet, every message is new. */
+export function emptyState(): TriggerState {
+	return { version: 1, settledThrough: null, newest: null, recent: [] };
+}
+
+/**
+ * A listed record as a trigger message: the id as a string, created_at as a number (a numeric string
+ * is read as one). Undefined for a record without an id or a readable created_at.
+ */
+export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
+	if (!record || typeof record !== 'object') return undefined;
+	const raw = record as Record<string, unknown>;
+	const id = typeof raw.id === 'number' ? String(raw.id) : raw.id;
+	if (typeof id !== 'string' || id === '') return undefined;
+	let createdAt = raw.created_at;
+	if (typeof createdAt === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(createdAt))
+		createdAt = Number(createdAt);
+	if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
+	return { ...raw, id, created_at: createdAt };
 }
 
 /** Oldest first: by created_at, then by id. */
@@ -48,77 +98,96 @@ export function compareMessages(a: TriggerMessage, b: TriggerMessage): number {
 }
 
 /** Whether a listed message is still unknown to `state` (null state: nothing is known). */
-export function isNew(state: TriggerState | null, message: TriggerMessage, recentIds?: Set<string>): boolean {
+export function isNew(
+	state: TriggerState | null,
+	message: TriggerMessage,
+	recentIds?: Set<string>,
+): boolean {
 	if (!state) return true;
 	if (state.settledThrough !== null && message.created_at <= state.settledThrough) return false;
 	return !(recentIds ?? new Set(state.recent.map(([id]) => id))).has(message.id);
 }
 
 /**
- * Given what a poll listed, the messages to emit (oldest first) and the state to store afterwards.
- * `state` null means the first poll: it records where the stream stands and, unless `emitExisting`,
- * emits nothing.
+ * Given what a check listed, the messages to emit (oldest first) and the state to store afterwards.
+ * `state` null means the first check: it records where the stream stands and, unless `emitExisting`,
+ * emits nothing. Fields of `state` this function does not own (cursor, unit, …) are carried over.
  */
 export function advance(
 	state: TriggerState | null,
 	listed: TriggerMessage[],
-	settings: PollSettings,
-	emitExisting = false,
+	settings: AdvanceSettings,
 ): { emit: TriggerMessage[]; next: TriggerState } {
 	const recentIds = new Set(state?.recent.map(([id]) => id) ?? []);
 	const unique = new Map<string, TriggerMessage>();
 	for (const message of listed) {
-		if (Number.isFinite(message.created_at) && !unique.has(message.id)) unique.set(message.id, message);
+		if (Number.isFinite(message.created_at) && !unique.has(message.id))
+			unique.set(message.id, message);
 	}
-	const fresh = [...unique.values()].filter((m) => isNew(state, m, recentIds)).sort(compareMessages);
-	const emit = state || emitExisting ? fresh : [];
+	const fresh = [...unique.values()]
+		.filter((m) => isNew(state, m, recentIds))
+		.sort(compareMessages);
+	const existingThrough = state?.existingThrough;
+	const emit = !state
+		? settings.emitExisting
+			? fresh
+			: []
+		: settings.emitExisting || existingThrough === undefined
+			? fresh
+			: fresh.filter((m) => m.created_at > existingThrough);
 
+	// A message dated after the local clock does not move the watermark: were it moved there, a service
+	// whose clock runs behind would see its next messages settled unseen.
 	let newest = state?.newest ?? null;
 	for (const message of unique.values()) {
-		const createdAt = Math.min(message.created_at, settings.now);
-		if (newest === null || createdAt > newest) newest = createdAt;
+		if (message.created_at > settings.now) continue;
+		if (newest === null || message.created_at > newest) newest = message.created_at;
 	}
 	let settledThrough = state?.settledThrough ?? null;
 	if (newest !== null) {
-		const trailing = newest - settings.lookBack;
+		const trailing = newest - settings.lookBack - 1;
 		if (settledThrough === null || trailing > settledThrough) settledThrough = trailing;
 	}
 
 	const remembered = new Map<string, number>(state?.recent ?? []);
 	for (const message of fresh) remembered.set(message.id, message.created_at);
-	let recent = [...remembered].filter(([, at]) => settledThrough === null || at > settledThrough);
+	let recent = [...remembered];
 	recent.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
 
-	// Over the bound: settle whole timestamp groups from the oldest, never the newest group.
+	// Over the bound: forget whole timestamp groups from the oldest, never the newest group. A group
+	// above the watermark can only be forgotten by settling it.
 	if (recent.length > settings.maxRecentIds) {
 		const newestAt = recent[recent.length - 1][1];
 		let cut = 0;
 		while (recent.length - cut > settings.maxRecentIds && recent[cut][1] < newestAt) {
 			const groupAt = recent[cut][1];
 			while (cut < recent.length && recent[cut][1] === groupAt) cut++;
-			settledThrough = groupAt;
+			if (settledThrough === null || groupAt > settledThrough) settledThrough = groupAt;
 		}
 		recent = recent.slice(cut);
 	}
 
-	return {
-		emit,
-		next: {
-			version: 1,
-			settledThrough,
-			newest,
-			recent,
-			...(state?.ownContactId ? { ownContactId: state.ownContactId } : {}),
-		},
+	const next: TriggerState = {
+		...(state ?? emptyState()),
+		version: 1,
+		settledThrough,
+		newest,
+		recent,
 	};
+	return { emit, next };
 }
 
 /**
  * Whether paging may stop after this page: the listing has been newest first so far, and the page
  * reaches down to messages that are all settled already.
  */
-export function reachedKnownHistory(state: TriggerState | null, page: TriggerMessage[], newestFirstSoFar: boolean): boolean {
-	if (!state || state.settledThrough === null || !newestFirstSoFar || page.length === 0) return false;
+export function reachedKnownHistory(
+	state: Pick<TriggerState, 'settledThrough'> | null,
+	page: TriggerMessage[],
+	newestFirstSoFar: boolean,
+): boolean {
+	if (!state || state.settledThrough === null || !newestFirstSoFar || page.length === 0)
+		return false;
 	return page[page.length - 1].created_at <= state.settledThrough;
 }
 
@@ -130,4 +199,31 @@ export function isNewestFirst(page: TriggerMessage[], previousLast?: TriggerMess
 		before = message;
 	}
 	return true;
+}
+
+/** The order a listing shows, when it shows one (two different timestamps). */
+export function listOrderOf(listed: TriggerMessage[]): ListOrder | undefined {
+	for (let i = 1; i < listed.length; i++) {
+		if (listed[i].created_at > listed[i - 1].created_at) return 'oldest_first';
+		if (listed[i].created_at < listed[i - 1].created_at) return 'newest_first';
+	}
+	return undefined;
+}
+
+/**
+ * For an oldest-first service: the id the next check starts after, the last listed message that is
+ * settled (so late arrivals inside the look-back window are read again). Keeps `previous` when none is.
+ */
+export function oldestFirstCursor(
+	listed: TriggerMessage[],
+	settledThrough: number | null,
+	previous: string | undefined,
+): string | undefined {
+	if (settledThrough === null) return previous;
+	let cursor = previous;
+	for (const message of listed) {
+		if (message.created_at <= settledThrough) cursor = message.id;
+		else break;
+	}
+	return cursor;
 }

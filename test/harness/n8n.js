@@ -269,3 +269,352 @@ async function searchList(method, { parameters = {}, credentials, filter, pagina
 }
 
 module.exports.searchList = searchList;
+
+// ---------- The Messaging Trigger as a versioned node: version 1 through PollContext, version 2 as n8n runs a trigger() ----------
+// The DI container of n8n-core's own @n8n/di copy, where TriggersAndPollers is registered.
+const { Container } = require(
+	require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+);
+const { TriggerContext, TriggersAndPollers } = require('n8n-core');
+
+const TRIGGER_TYPE = 'n8n-nodes-messaging.messagingTrigger';
+const TRIGGER_FILE = path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js');
+
+/** n8n-core's TriggerContext, with its logger observed (the trigger logs when a check is over). */
+class ObservedTriggerContext extends TriggerContext {
+	get logger() {
+		const context = this;
+		const log = (level) => (message, meta) => context.onLog?.(level, message, meta);
+		return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+	}
+}
+
+/** Node types that resolve a versioned node to the version a node asks for, as n8n's NodeTypes does. */
+function versionedNodeTypes(triggerType = new (require(TRIGGER_FILE).MessagingTrigger)()) {
+	const types = { ...NODE_TYPES, [TRIGGER_TYPE]: triggerType };
+	const resolve = (type, version) => {
+		const found = types[type];
+		return found && 'nodeVersions' in found ? found.getNodeType(version) : found;
+	};
+	return {
+		getByName: (type) => types[type],
+		getByNameAndVersion: resolve,
+		getKnownTypes: () => ({}),
+	};
+}
+
+/**
+ * The trigger's module loaded afresh, as a new n8n process loads it: nothing it keeps in memory
+ * (the outcomes of executions it started) survives from an earlier "process".
+ */
+function loadTriggerInNewProcess() {
+	const n8nWorkflow = require('n8n-workflow'); // n8n's own module stays loaded across the package's "processes"
+	let TriggerClass;
+	jest.isolateModules(() => {
+		jest.doMock('n8n-workflow', () => n8nWorkflow);
+		TriggerClass = require(TRIGGER_FILE).MessagingTrigger;
+	});
+	return new TriggerClass();
+}
+
+function triggerNode(typeVersion, parameters) {
+	return {
+		id: 'node-trigger-1',
+		name: 'Messaging Trigger',
+		type: TRIGGER_TYPE,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+		credentials: CREDENTIAL_REF,
+	};
+}
+
+/** Version 1 (polling) through n8n-core's PollContext; static data persists between polls. */
+function createPollingTrigger({ parameters = {}, credentials, mode = 'trigger' }) {
+	const node = triggerNode(1, parameters);
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: true,
+		settings: {},
+	};
+	const types = versionedNodeTypes();
+	const workflow = new Workflow({ ...workflowData, nodeTypes: types, staticData: {} });
+	const data = additionalData(credentials, workflowData);
+	const nodeType = types.getByNameAndVersion(TRIGGER_TYPE, 1);
+	return {
+		workflow,
+		state: () => workflow.staticData[`node:${node.name}`],
+		async poll(pollMode = mode) {
+			const context = new PollContext(
+				workflow,
+				workflow.getNode(node.name),
+				data,
+				pollMode,
+				'trigger',
+			);
+			return await nodeType.poll.call(context);
+		},
+	};
+}
+
+/**
+ * "Fetch Test Event" of a trigger() version: a manual run of a one-node workflow through n8n-core's
+ * WorkflowExecute, which calls trigger(), then manualTriggerFunction, then waits for the emit.
+ * Returns { items, error }.
+ */
+async function fetchTestEvent({ parameters = {}, credentials, typeVersion = 2 }) {
+	const node = triggerNode(typeVersion, parameters);
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+	};
+	const workflow = new Workflow({
+		...workflowData,
+		nodeTypes: versionedNodeTypes(),
+		staticData: {},
+	});
+	const run = await new WorkflowExecute(additionalData(credentials, workflowData), 'manual').run({
+		workflow,
+		startNode: workflow.getNode(node.name),
+	});
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error ?? taskData?.error,
+		staticData: workflow.staticData,
+	};
+}
+
+/**
+ * A trigger() version of the Messaging Trigger active in a simulated n8n: each "process" loads the
+ * node afresh and gets n8n-core's TriggerContext with an emit that does what n8n's does (save the
+ * static data, then start an execution unless one with the same deduplication key exists, in which
+ * case donePromise resolves with nothing). The test decides how each execution ends, and can stop,
+ * crash and restart the process; only what was saved survives a restart.
+ *
+ * Time is jest's fake clock (setTimeout only): `tick()` runs the next timer and waits until the
+ * trigger has scheduled another one, i.e. until the check it started is over.
+ */
+function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
+	const node = triggerNode(typeVersion, parameters);
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: true,
+		settings: {},
+	};
+	const host = {
+		/** What n8n's database holds: the static data as last saved. */
+		saved: {},
+		saves: 0,
+		/** Every execution started: { items, json, key, processNumber, end(kind) }. */
+		executions: [],
+		/** Emits dropped because an execution with their key existed. */
+		duplicates: [],
+		/** Errors the trigger reported through saveFailedExecution. */
+		reported: [],
+		emitErrors: [],
+		/** What the trigger logged (not debug). */
+		logs: [],
+		checksDone: 0,
+		checksStarted: 0,
+		process: null,
+		processes: 0,
+	};
+	const keys = new Set();
+
+	const save = (proc) => {
+		const staticData = proc.workflow.staticData;
+		if (staticData.__dataChanged !== true) return;
+		const copy = JSON.parse(JSON.stringify(staticData));
+		delete copy.__dataChanged;
+		host.saved = copy;
+		host.saves += 1;
+		staticData.__dataChanged = false;
+	};
+
+	/** Activates the trigger, by default in a new process (`sameProcess`: n8n re-activating a saved workflow). */
+	host.start = async ({ activation = 'init', sameProcess = false } = {}) => {
+		const checksBefore = host.checksDone; // the first check runs during activation
+		const triggerType = sameProcess ? host.triggerType : loadTriggerInNewProcess();
+		host.triggerType = triggerType;
+		const types = versionedNodeTypes(triggerType);
+		const workflow = new Workflow({
+			...workflowData,
+			nodeTypes: types,
+			staticData: JSON.parse(JSON.stringify(host.saved)),
+		});
+		const proc = { workflow, alive: true, number: ++host.processes };
+		const emit = (data, responsePromise, donePromise, deduplicationKey) => {
+			if (!proc.alive) return;
+			save(proc); // n8n starts saving static data (not awaited) before it creates the execution
+			if (deduplicationKey !== undefined && keys.has(deduplicationKey)) {
+				host.duplicates.push(deduplicationKey);
+				void Promise.resolve().then(() => donePromise?.resolve(undefined));
+				return;
+			}
+			if (deduplicationKey !== undefined) keys.add(deduplicationKey);
+			const execution = {
+				items: data[0],
+				json: data[0].map((item) => item.json),
+				key: deduplicationKey,
+				processNumber: proc.number,
+				status: 'running',
+				end(kind) {
+					execution.status = kind;
+					if (!donePromise) return;
+					if (kind === 'success')
+						donePromise.resolve({
+							status: 'success',
+							finished: true,
+							data: { resultData: { runData: {} } },
+						});
+					else if (kind === 'nodeError')
+						donePromise.resolve({
+							status: 'error',
+							finished: false,
+							data: {
+								resultData: {
+									error: new NodeOperationError(proc.workflow.getNode(node.name), 'A node failed'),
+									runData: {},
+								},
+							},
+						});
+					else if (kind === 'crashed')
+						donePromise.resolve({
+							status: 'crashed',
+							finished: false,
+							data: {
+								resultData: {
+									error: {
+										name: 'WorkflowCrashedError',
+										message: 'Workflow did not finish, possible out-of-memory issue',
+									},
+									runData: {},
+								},
+							},
+						});
+					else if (kind === 'workerKilled')
+						donePromise.resolve({
+							status: 'error',
+							finished: false,
+							data: {
+								resultData: {
+									error: {
+										message:
+											'This execution failed to be processed too many times and will no longer retry.',
+									},
+									runData: {},
+								},
+							},
+						});
+					else if (kind === 'notStarted')
+						donePromise.reject(new Error('Could not create the execution'));
+					else if (kind === 'shutdown')
+						donePromise.reject(new SystemShutdownExecutionCancelledError('1'));
+					else if (kind === 'stopped') donePromise.reject(new ManualExecutionCancelledError('1'));
+					else throw new Error(`unknown end ${kind}`);
+				},
+			};
+			host.executions.push(execution);
+		};
+		const emitError = (error) => host.emitErrors.push(error);
+		const saveFailedExecution = (error) => host.reported.push(error);
+		const data = additionalData(credentials, workflowData);
+		const context = new ObservedTriggerContext(
+			workflow,
+			workflow.getNode(node.name),
+			data,
+			'trigger',
+			activation,
+			emit,
+			emitError,
+			saveFailedExecution,
+		);
+		context.onLog = (level, message) => {
+			if (level === 'debug' && message.startsWith('Messaging Trigger: next check in'))
+				host.checksDone += 1;
+			if (level !== 'debug') host.logs.push(`${level}: ${message}`);
+		};
+		proc.response = await Container.get(TriggersAndPollers).runTriggerFunction(
+			workflow,
+			workflow.getNode(node.name),
+			() => context,
+			data,
+			'trigger',
+			activation,
+		);
+		save(proc); // and saves it, awaited, at the end of activation
+		host.process = proc;
+		await host.idle(checksBefore);
+		return host;
+	};
+
+	/** Graceful: n8n calls closeFunction (and saves nothing); running executions may still end. */
+	host.stop = async () => {
+		const proc = host.process;
+		host.process = null;
+		await proc.response?.closeFunction?.();
+		proc.alive = false;
+	};
+
+	/** The process dies: nothing more is saved, its executions never report back to it. */
+	host.crash = async () => {
+		const proc = host.process;
+		host.process = null;
+		proc.alive = false;
+		await proc.response?.closeFunction?.(); // only to stop its timers in this test process
+	};
+
+	/**
+	 * Waits until the check under way is over (the trigger logs when it schedules the next one). A check
+	 * that waits on a fake timer (a slow service, a retry) gets it run once nothing else moves.
+	 */
+	host.idle = async (since = host.checksStarted) => {
+		for (let turns = 0, still = 0; host.checksDone <= since; turns++, still++) {
+			if (turns > 1_000_000) throw new Error('the check never ended');
+			if (still > 2_000 && jest.getTimerCount() > 0) {
+				still = 0;
+				await jest.advanceTimersToNextTimerAsync();
+			}
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		await new Promise((resolve) => setImmediate(resolve));
+	};
+
+	/** Runs the wait before the next check, and that check; returns the fake time from now to the check's end. */
+	host.tick = async () => {
+		const since = host.checksDone;
+		host.checksStarted = since;
+		const before = Date.now();
+		await jest.advanceTimersToNextTimerAsync();
+		await host.idle(since);
+		return Date.now() - before;
+	};
+
+	/** The items of the executions started so far, flattened. */
+	host.delivered = () => host.executions.flatMap((e) => e.json);
+	host.state = () => host.process?.workflow.staticData[`node:${node.name}`];
+	host.savedState = () => host.saved[`node:${node.name}`];
+	return host;
+}
+
+const {
+	NodeOperationError,
+	ManualExecutionCancelledError,
+	SystemShutdownExecutionCancelledError,
+} = require('n8n-workflow');
+
+module.exports.versionedNodeTypes = versionedNodeTypes;
+module.exports.createPollingTrigger = createPollingTrigger;
+module.exports.fetchTestEvent = fetchTestEvent;
+module.exports.createTriggerHost = createTriggerHost;

@@ -1,18 +1,38 @@
 'use strict';
-const { advance, isNewestFirst, reachedKnownHistory, compareMessages } = require('../../dist/nodes/MessagingTrigger/pollState');
+const {
+	advance,
+	isNewestFirst,
+	reachedKnownHistory,
+	compareMessages,
+	toTriggerMessage,
+	listOrderOf,
+	oldestFirstCursor,
+} = require('../../dist/nodes/MessagingTrigger/pollState');
 
 const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
 const m = (id, created_at) => ({ id, created_at });
 
 describe('advance: what to emit and what to remember', () => {
-	test('first poll: emits nothing, remembers the ids inside the look-back window', () => {
+	test('first check: emits nothing, remembers the listed ids; the watermark stays strictly below newest minus the window', () => {
 		const { emit, next } = advance(null, [m('a', 900), m('b', 950), m('c', 990)], settings);
 		expect(emit).toEqual([]);
-		expect(next).toEqual({ version: 1, settledThrough: 930, newest: 990, recent: [['b', 950], ['c', 990]] });
+		expect(next).toEqual({
+			version: 1,
+			settledThrough: 929,
+			newest: 990,
+			recent: [
+				['a', 900],
+				['b', 950],
+				['c', 990],
+			],
+		});
 	});
 
-	test('first poll with emitExisting: everything, oldest first by created_at then id', () => {
-		const { emit } = advance(null, [m('b', 990), m('a', 990), m('z', 900)], settings, true);
+	test('first check with emitExisting: everything, oldest first by created_at then id', () => {
+		const { emit } = advance(null, [m('b', 990), m('a', 990), m('z', 900)], {
+			...settings,
+			emitExisting: true,
+		});
 		expect(emit.map((x) => x.id)).toEqual(['z', 'a', 'b']);
 	});
 
@@ -24,22 +44,61 @@ describe('advance: what to emit and what to remember', () => {
 
 	test('known ids and settled messages are not emitted; duplicates in a listing count once', () => {
 		const state = { version: 1, settledThrough: 930, newest: 990, recent: [['c', 990]] };
-		const { emit, next } = advance(state, [m('c', 990), m('d', 990), m('d', 990), m('late', 940), m('old', 930)], settings);
+		const { emit, next } = advance(
+			state,
+			[m('c', 990), m('d', 990), m('d', 990), m('late', 940), m('old', 930)],
+			settings,
+		);
 		expect(emit.map((x) => x.id)).toEqual(['late', 'd']);
-		expect(next.recent).toEqual([['late', 940], ['c', 990], ['d', 990]]);
+		expect(next.recent).toEqual([
+			['late', 940],
+			['c', 990],
+			['d', 990],
+		]);
 	});
 
-	test('a future-dated message moves the watermark only up to now', () => {
+	test('look-back 0: a message sharing the newest timestamp, listed later, is still new', () => {
+		const zero = { ...settings, lookBack: 0 };
+		const { next } = advance(
+			{ version: 1, settledThrough: null, newest: null, recent: [] },
+			[m('a', 990)],
+			zero,
+		);
+		expect(next.settledThrough).toBe(989);
+		expect(advance(next, [m('b', 990), m('a', 990)], zero).emit.map((x) => x.id)).toEqual(['b']);
+	});
+
+	test('a future-dated message does not move the watermark (a service clock behind ours loses nothing)', () => {
 		const state = { version: 1, settledThrough: 930, newest: 990, recent: [] };
 		const { emit, next } = advance(state, [m('future', 99_999)], settings);
 		expect(emit.map((x) => x.id)).toEqual(['future']);
-		expect(next).toMatchObject({ newest: 1000, settledThrough: 940, recent: [['future', 99_999]] });
-		expect(advance(next, [m('future', 99_999), m('normal', 1000)], settings).emit.map((x) => x.id)).toEqual(['normal']);
+		expect(next).toMatchObject({ newest: 990, settledThrough: 930, recent: [['future', 99_999]] });
+		expect(
+			advance(next, [m('future', 99_999), m('normal', 1000)], settings).emit.map((x) => x.id),
+		).toEqual(['normal']);
 	});
 
-	test('over the bound, whole timestamp groups are settled from the oldest; the newest group is always kept', () => {
+	test('a delivered message whose created_at changes is not emitted again while its id is remembered', () => {
+		const { next } = advance(
+			{ version: 1, settledThrough: 900, newest: 950, recent: [] },
+			[m('x', 950)],
+			settings,
+		);
+		expect(advance(next, [m('x', 999)], settings).emit).toEqual([]);
+		expect(advance(next, [m('x', 100_000)], settings).emit).toEqual([]);
+	});
+
+	test('over the bound, whole timestamp groups are forgotten from the oldest, settled if above the watermark; the newest group is always kept', () => {
 		const state = { version: 1, settledThrough: 900, newest: 950, recent: [] };
-		const listed = [m('a1', 950), m('a2', 950), m('b1', 960), m('b2', 960), m('c1', 970), m('c2', 970), m('c3', 970)];
+		const listed = [
+			m('a1', 950),
+			m('a2', 950),
+			m('b1', 960),
+			m('b2', 960),
+			m('c1', 970),
+			m('c2', 970),
+			m('c3', 970),
+		];
 		const { next } = advance(state, listed, settings);
 		expect(next.settledThrough).toBe(950);
 		expect(next.recent.map(([id]) => id)).toEqual(['b1', 'b2', 'c1', 'c2', 'c3']);
@@ -47,15 +106,69 @@ describe('advance: what to emit and what to remember', () => {
 		const burst = Array.from({ length: 9 }, (_, i) => m(`s${i}`, 980));
 		expect(advance(next, burst, settings).next.recent).toHaveLength(9);
 	});
+
+	test('fields it does not own (cursor, unit, own contact) are carried over', () => {
+		const state = {
+			version: 1,
+			settledThrough: 900,
+			newest: 950,
+			recent: [],
+			cursor: 'm9',
+			unit: 'seconds',
+			ownContactId: 'me',
+		};
+		expect(advance(state, [], settings).next).toMatchObject({
+			cursor: 'm9',
+			unit: 'seconds',
+			ownContactId: 'me',
+		});
+	});
+
+	test('while an oldest-first history is read after the first activation, what existed then is not emitted', () => {
+		const state = { version: 1, settledThrough: 10, newest: 20, recent: [], existingThrough: 500 };
+		expect(advance(state, [m('old', 400), m('new', 600)], settings).emit.map((x) => x.id)).toEqual([
+			'new',
+		]);
+	});
+});
+
+test('listed records as trigger messages: numeric-string timestamps read as numbers, unreadable ones left out', () => {
+	expect(toTriggerMessage({ id: 'a', created_at: '1700000000' })).toEqual({
+		id: 'a',
+		created_at: 1700000000,
+	});
+	expect(toTriggerMessage({ id: 7, created_at: 5 })).toEqual({ id: '7', created_at: 5 });
+	expect(toTriggerMessage({ id: 'a', created_at: 'March 5' })).toBeUndefined();
+	expect(toTriggerMessage({ id: 'a', created_at: null })).toBeUndefined();
+	expect(toTriggerMessage({ created_at: 5 })).toBeUndefined();
 });
 
 test('order helpers', () => {
 	expect(isNewestFirst([m('b', 2), m('a', 1)])).toBe(true);
 	expect(isNewestFirst([m('a', 1), m('b', 2)])).toBe(false);
 	expect(isNewestFirst([m('a', 1)], m('z', 0))).toBe(false);
-	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 5)], true)).toBe(true);
-	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 6)], true)).toBe(false);
-	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 1)], false)).toBe(false);
+	expect(listOrderOf([m('a', 1), m('b', 1), m('c', 2)])).toBe('oldest_first');
+	expect(listOrderOf([m('a', 2), m('b', 1)])).toBe('newest_first');
+	expect(listOrderOf([m('a', 1), m('b', 1)])).toBeUndefined();
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 5)], true)).toBe(
+		true,
+	);
+	expect(reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 6)], true)).toBe(
+		false,
+	);
+	expect(
+		reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 1)], false),
+	).toBe(false);
 	expect(reachedKnownHistory(null, [m('y', 1)], true)).toBe(false);
-	expect([m('b', 1), m('a', 1), m('c', 0)].sort(compareMessages).map((x) => x.id)).toEqual(['c', 'a', 'b']);
+	expect([m('b', 1), m('a', 1), m('c', 0)].sort(compareMessages).map((x) => x.id)).toEqual([
+		'c',
+		'a',
+		'b',
+	]);
+});
+
+test('oldest-first cursor: the last listed message that is settled; kept when none is', () => {
+	expect(oldestFirstCursor([m('a', 1), m('b', 2), m('c', 3)], 2, 'z')).toBe('b');
+	expect(oldestFirstCursor([m('a', 5)], 2, 'z')).toBe('z');
+	expect(oldestFirstCursor([m('a', 1)], null, undefined)).toBeUndefined();
 });

@@ -1,0 +1,65 @@
+/**
+ * "Skip My Own Messages": who the credential's account is, so an auto-reply never answers itself.
+ * Given on the credential ("Your Contact ID"), remembered in the state, or learned without asking the
+ * user: in a one-to-one conversation, the sender who is not the conversation's other contact is the
+ * account of the credential.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { messagingApiRequest, type RequestContext } from '../shared/transport';
+import type { TriggerMessage } from './pollState';
+
+/** Conversations looked up per check at most, to learn the own contact. */
+const OWN_CONTACT_LOOKUPS_PER_CHECK = 3;
+
+export function sentBy(message: TriggerMessage, own: string): boolean {
+	const contact = message.contact as IDataObject | string | undefined;
+	if (typeof contact === 'string') return contact === own;
+	return !!contact && (contact.id === own || contact.username === own);
+}
+
+export async function learnOwnContact(
+	this: RequestContext,
+	messages: TriggerMessage[],
+): Promise<string | undefined> {
+	const byConversation = new Map<string, TriggerMessage[]>();
+	for (const m of messages) {
+		if (typeof m.conversation_id !== 'string') continue;
+		byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
+	}
+	for (const [conversationId, list] of [...byConversation].slice(
+		0,
+		OWN_CONTACT_LOOKUPS_PER_CHECK,
+	)) {
+		const conversation = await messagingApiRequest.call(this, {
+			method: 'GET',
+			path: ['conversations', conversationId],
+		});
+		if (conversation.group_id || typeof conversation.contact_id !== 'string') continue;
+		const mine = list.find((m) => {
+			const senderId = (m.contact as IDataObject | undefined)?.id;
+			return typeof senderId === 'string' && senderId !== conversation.contact_id;
+		});
+		if (mine) return String((mine.contact as IDataObject).id);
+	}
+	return undefined;
+}
+
+/**
+ * The messages to deliver and the own contact to remember: `configured` (the credential's) wins,
+ * then `remembered` (the state's), then one learned from these messages.
+ */
+export async function withoutOwnMessages(
+	this: RequestContext,
+	messages: TriggerMessage[],
+	ids: { configured?: string; remembered?: string },
+): Promise<{ messages: TriggerMessage[]; learned?: string }> {
+	if (messages.length === 0) return { messages };
+	const configured = ids.configured?.trim();
+	const own = configured || ids.remembered || (await learnOwnContact.call(this, messages));
+	if (!own) return { messages };
+	return {
+		messages: messages.filter((m) => !sentBy(m, own)),
+		learned: configured ? undefined : own,
+	};
+}

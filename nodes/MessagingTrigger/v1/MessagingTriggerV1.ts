@@ -1,0 +1,93 @@
+/**
+ * Version 1: n8n's polling mode (`polling: true`, at least one minute apart). Each poll lists what is
+ * new and advances the stored state as it returns the messages, the way it always has; version 2
+ * settles a delivery only when its execution has finished.
+ */
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeBaseDescription,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { searchConversations } from '../../shared/listSearch';
+import { servicePages } from '../../shared/paginate';
+import { getMessagingCredentials } from '../../shared/transport';
+import { conversationParameter, listingOptions } from '../description';
+import { checkForNew, fetchNewest } from '../listing';
+import { listQuery, readOptions } from '../options';
+import { gapWarning, messageItems, noMessagesText } from '../output';
+import { withoutOwnMessages } from '../ownContact';
+import { isTriggerState } from '../pollState';
+
+export class MessagingTriggerV1 implements INodeType {
+	description: INodeTypeDescription;
+
+	constructor(baseDescription: INodeTypeBaseDescription) {
+		this.description = {
+			...baseDescription,
+			version: 1,
+			subtitle: '={{"New messages"}}',
+			defaults: { name: 'Messaging Trigger' },
+			polling: true,
+			inputs: [],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: 'messagingApi', required: true }],
+			properties: [
+				conversationParameter,
+				{
+					displayName: 'Options',
+					name: 'options',
+					type: 'collection',
+					placeholder: 'Add Option',
+					default: {},
+					options: listingOptions,
+				},
+			],
+		};
+	}
+
+	methods = { listSearch: { searchConversations } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const options = readOptions(this);
+		const credentials = await getMessagingCredentials.call(this);
+		const unitSetting = credentials.timestampUnit ?? 'auto';
+		const fetchPage = servicePages(this, 'messages', listQuery(options));
+		const output = { isoTimestamps: options.isoTimestamps, unitSetting };
+
+		if (this.getMode() === 'manual') {
+			const newest = await fetchNewest(fetchPage, options.pageSize);
+			if (!newest) {
+				const { message, description } = noMessagesText(options.conversationId);
+				throw new NodeOperationError(this.getNode(), message, { description });
+			}
+			return [messageItems([newest], output)];
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		const stored = isTriggerState(staticData.state) ? staticData.state : null;
+		const { emit, next, gap } = await checkForNew(
+			fetchPage,
+			stored,
+			{ ...options, unitSetting },
+			Date.now(),
+		);
+		let delivered = emit;
+		if (options.skipOwnMessages) {
+			const own = await withoutOwnMessages.call(this, emit, {
+				configured: credentials.ownContactId,
+				remembered: next.ownContactId,
+			});
+			delivered = own.messages;
+			if (own.learned) next.ownContactId = own.learned;
+		}
+
+		// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
+		staticData.state = next;
+		if (delivered.length === 0) return null;
+		return [messageItems(delivered, output, gapWarning(gap))];
+	}
+}

@@ -1,0 +1,101 @@
+/**
+ * Version 2: a `trigger()` node that checks on its own schedule, from every 5 seconds up, and settles
+ * each delivery only when n8n says its execution has finished (see checkLoop.ts).
+ */
+import type {
+	INodeType,
+	INodeTypeBaseDescription,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { searchConversations } from '../../shared/listSearch';
+import { servicePages } from '../../shared/paginate';
+import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
+import { conversationParameter, listingOptions } from '../description';
+import { fetchNewest } from '../listing';
+import { listQuery, readOptions } from '../options';
+import { messageItems, noMessagesText } from '../output';
+import { CheckLoop } from './checkLoop';
+import { intervalMs, type IntervalUnit } from './schedule';
+
+export class MessagingTriggerV2 implements INodeType {
+	description: INodeTypeDescription;
+
+	constructor(baseDescription: INodeTypeBaseDescription) {
+		this.description = {
+			...baseDescription,
+			version: 2,
+			subtitle: '={{"Every " + $parameter["interval"] + " " + $parameter["unit"]}}',
+			defaults: { name: 'Messaging Trigger' },
+			inputs: [],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: 'messagingApi', required: true }],
+			properties: [
+				conversationParameter,
+				{
+					displayName: 'Check Every',
+					name: 'interval',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 15,
+					description:
+						'How often to check for new messages. At least 5 seconds; each check with nothing new is one request.',
+				},
+				{
+					displayName: 'Unit',
+					name: 'unit',
+					type: 'options',
+					options: [
+						{ name: 'Seconds', value: 'seconds' },
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+					],
+					default: 'seconds',
+					description: 'The unit of Check Every',
+				},
+				{
+					displayName: 'Options',
+					name: 'options',
+					type: 'collection',
+					placeholder: 'Add Option',
+					default: {},
+					options: listingOptions,
+				},
+			],
+		};
+	}
+
+	methods = { listSearch: { searchConversations } };
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const options = readOptions(this);
+		const context = this as unknown as RequestContext;
+
+		if (this.getMode() === 'manual') {
+			// Fetch Test Event: the newest message; the stored state is neither read nor written.
+			const manualTriggerFunction = async () => {
+				const credentials = await getMessagingCredentials.call(context);
+				const fetchPage = servicePages(context, 'messages', listQuery(options));
+				const newest = await fetchNewest(fetchPage, options.pageSize);
+				if (!newest) {
+					const { message, description } = noMessagesText(options.conversationId);
+					throw new NodeOperationError(this.getNode(), message, { description });
+				}
+				const unitSetting = credentials.timestampUnit ?? 'auto';
+				this.emit([messageItems([newest], { isoTimestamps: options.isoTimestamps, unitSetting })]);
+			};
+			return { manualTriggerFunction };
+		}
+
+		const interval = intervalMs(
+			this.getNodeParameter('interval', 15) as number,
+			this.getNodeParameter('unit', 'seconds') as IntervalUnit,
+		);
+		const loop = new CheckLoop(this, { intervalMs: interval, options });
+		await loop.start();
+		return { closeFunction: async () => await loop.stop() };
+	}
+}

@@ -1,0 +1,322 @@
+/**
+ * Version 2 while its workflow is active: one check at a time, every interval, for as long as the
+ * activation lasts. A check first emits again what was lost, then lists what is new; it writes the
+ * watermark and the deliveries into static data before it emits (n8n saves static data on emit), and
+ * settles each delivery when n8n says its execution has finished.
+ */
+import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { servicePages } from '../../shared/paginate';
+import {
+	getMessagingCredentials,
+	messagingApiRequest,
+	type RequestContext,
+} from '../../shared/transport';
+import { checkForNew } from '../listing';
+import { listQuery, type TriggerOptions } from '../options';
+import { gapWarning, messageItems } from '../output';
+import { withoutOwnMessages } from '../ownContact';
+import {
+	isTriggerState,
+	toTriggerMessage,
+	type TriggerMessage,
+	type TriggerState,
+} from '../pollState';
+import {
+	addInFlight,
+	afterRedelivery,
+	classifyOutcome,
+	deduplicationKey,
+	emptyLedger,
+	isLedger,
+	markLost,
+	MAX_ATTEMPTS,
+	MAX_IN_FLIGHT_MESSAGES,
+	messagesInFlight,
+	newDeliveries,
+	nextAttempts,
+	recoverAfterRestart,
+	settle,
+	type Delivery,
+	type Ledger,
+	type Outcome,
+} from './deliveryLedger';
+import { nextDelay, retryAfterOf, shouldReport } from './schedule';
+
+/**
+ * Outcomes of the executions this process started, by deduplication key, shared by every activation
+ * in the process: a workflow saved while its executions run is activated anew, and the new activation
+ * must wait for those executions instead of taking their deliveries for lost.
+ */
+const outcomesInProcess = new Map<string, Promise<Outcome>>();
+const OUTCOMES_KEPT = 10_000;
+
+function rememberOutcome(key: string, outcome: Promise<Outcome>): void {
+	outcomesInProcess.set(key, outcome);
+	if (outcomesInProcess.size > OUTCOMES_KEPT) {
+		const oldest = outcomesInProcess.keys().next().value;
+		if (oldest !== undefined) outcomesInProcess.delete(oldest);
+	}
+}
+
+export interface LoopSettings {
+	intervalMs: number;
+	options: TriggerOptions;
+	/** Tests only: a shorter cap on attempts or pages. */
+	maxAttempts?: number;
+}
+
+export class CheckLoop {
+	private readonly abort = new AbortController();
+	private closed = false;
+	private failures = 0;
+	private streak: { since: number; failures: number; lastReportAt?: number } | undefined;
+	/** Messages of this activation's deliveries, so an attempt lost here is emitted again without a request. */
+	private readonly messagesOf = new Map<string, TriggerMessage[]>();
+	private loop: Promise<void> | undefined;
+
+	constructor(
+		private readonly context: ITriggerFunctions,
+		private readonly settings: LoopSettings,
+	) {}
+
+	private get staticData(): IDataObject {
+		return this.context.getWorkflowStaticData('node');
+	}
+
+	private ledger(): Ledger {
+		const stored = this.staticData.deliveries;
+		return isLedger(stored) ? stored : emptyLedger();
+	}
+
+	private scope() {
+		return {
+			workflowId: String(this.context.getWorkflow().id ?? ''),
+			nodeId: this.context.getNode().id,
+		};
+	}
+
+	/**
+	 * At activation: attach to executions still running in this process (the others were lost with
+	 * their process), then run the first check before n8n saves the activation's static data, so that
+	 * where the stream stood at activation survives a restart even when nothing is emitted.
+	 */
+	async start(): Promise<void> {
+		const scope = this.scope();
+		const ledger = this.ledger();
+		const recovered = recoverAfterRestart(ledger, (d) =>
+			outcomesInProcess.has(deduplicationKey(scope, d)),
+		);
+		if (recovered !== ledger) this.staticData.deliveries = recovered;
+		for (const delivery of recovered.inFlight) {
+			const outcome = outcomesInProcess.get(deduplicationKey(scope, delivery));
+			if (outcome) void outcome.then((o) => this.onOutcome(delivery, o));
+		}
+		const first = await this.checkOnce();
+		this.loop = this.run(first);
+	}
+
+	async stop(): Promise<void> {
+		this.closed = true;
+		this.abort.abort();
+		await this.loop;
+	}
+
+	/** One check; the wait before the next one. A failure is logged and reported, never thrown. */
+	private async checkOnce(): Promise<number> {
+		let delay: number;
+		try {
+			await this.check();
+			this.failures = 0;
+			this.streak = undefined;
+			delay = nextDelay(this.settings.intervalMs, 0);
+		} catch (error) {
+			this.failures += 1;
+			delay = nextDelay(this.settings.intervalMs, this.failures, retryAfterOf(error));
+			if (!this.closed) this.onFailure(error, delay);
+		}
+		this.context.logger.debug(`Messaging Trigger: next check in ${delay} ms`);
+		return delay;
+	}
+
+	private async run(firstDelay: number): Promise<void> {
+		let delay = firstDelay;
+		while (!this.closed) {
+			try {
+				await sleep(delay, this.abort.signal);
+			} catch {
+				return; // closed
+			}
+			if (this.closed) return;
+			delay = await this.checkOnce();
+		}
+	}
+
+	private onFailure(error: Error, delay: number): void {
+		const now = Date.now();
+		this.streak ??= { since: now, failures: 0 };
+		this.streak.failures += 1;
+		this.context.logger.warn(
+			`Messaging Trigger: check failed (${this.streak.failures} in a row), next check in ${Math.round(delay / 1000)} s: ${error.message}`,
+		);
+		if (shouldReport(this.streak, now)) {
+			this.streak.lastReportAt = now;
+			const minutes = Math.round((now - this.streak.since) / 60_000);
+			const report =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.context.getNode(), error);
+			report.message = `${report.message} (checks have been failing for ${minutes} min; the trigger keeps trying)`;
+			this.context.saveFailedExecution(report);
+		}
+	}
+
+	/** A context per check, so the credential is read again at each check (edits take effect). */
+	private requestContext(): RequestContext {
+		return Object.create(this.context) as RequestContext;
+	}
+
+	private async check(): Promise<void> {
+		const context = this.requestContext();
+		const { options } = this.settings;
+		const credentials = await getMessagingCredentials.call(context);
+		const unitSetting = credentials.timestampUnit ?? 'auto';
+		const output = { isoTimestamps: options.isoTimestamps, unitSetting };
+
+		// 1. Emit again what was lost.
+		const { retry, exhausted } = nextAttempts(
+			this.ledger(),
+			this.settings.maxAttempts ?? MAX_ATTEMPTS,
+		);
+		const resent: Array<{ delivery: Delivery; messages: TriggerMessage[] }> = [];
+		for (const delivery of retry) {
+			const messages = await this.messagesFor(context, delivery);
+			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
+		}
+		if (this.closed) return;
+		if (retry.length > 0 || exhausted.length > 0) {
+			const deliveries = resent.map((r) => r.delivery);
+			this.staticData.deliveries = afterRedelivery(this.ledger(), deliveries, exhausted);
+			for (const delivery of exhausted) this.reportExhausted(delivery);
+			for (const { delivery, messages } of resent) {
+				if (messages.length === 0) continue;
+				const final = delivery.attempt >= (this.settings.maxAttempts ?? MAX_ATTEMPTS);
+				const marks: IDataObject = { redelivery: true, attempt: delivery.attempt };
+				if (final) marks.finalAttempt = true;
+				this.emitDelivery(delivery, messageItems(messages, output, marks), messages);
+			}
+		}
+
+		// 2. List what is new, unless too much is in flight already.
+		const room = MAX_IN_FLIGHT_MESSAGES - messagesInFlight(this.ledger());
+		if (room <= 0) return;
+		const stored = isTriggerState(this.staticData.state)
+			? (this.staticData.state as TriggerState)
+			: null;
+		const { emit, next, gap } = await checkForNew(
+			servicePages(context, 'messages', listQuery(options)),
+			stored,
+			{ ...options, unitSetting, maxNew: room },
+			Date.now(),
+		);
+		let delivered = emit;
+		if (options.skipOwnMessages) {
+			const own = await withoutOwnMessages.call(context, emit, {
+				configured: credentials.ownContactId,
+				remembered: next.ownContactId,
+			});
+			delivered = own.messages;
+			if (own.learned) next.ownContactId = own.learned;
+		}
+		if (this.closed) return;
+
+		// 3. Write, then emit: whatever happens from here on, each message is either settled or in flight.
+		const deliveries = newDeliveries(
+			delivered.map((m) => m.id),
+			Date.now(),
+		);
+		this.staticData.state = next;
+		if (deliveries.length > 0) this.staticData.deliveries = addInFlight(this.ledger(), deliveries);
+		const byId = new Map(delivered.map((m) => [m.id, m]));
+		for (const delivery of deliveries) {
+			const messages = delivery.ids.map((id) => byId.get(id)!);
+			this.emitDelivery(delivery, messageItems(messages, output, gapWarning(gap)), messages);
+		}
+	}
+
+	/** The messages of a delivery to emit again: from this activation's memory, else read again by id. */
+	private async messagesFor(
+		context: RequestContext,
+		delivery: Delivery,
+	): Promise<TriggerMessage[]> {
+		const known = this.messagesOf.get(delivery.id);
+		if (known) return known;
+		const messages: TriggerMessage[] = [];
+		const deleted = async (error: unknown) => {
+			if ((error as NodeApiError).httpCode !== '404') return await Promise.reject(error);
+			return undefined;
+		};
+		for (const id of delivery.ids) {
+			const record = await messagingApiRequest
+				.call(context, { method: 'GET', path: ['messages', id] }, { expect: 'record' })
+				.catch(deleted);
+			const message = record && toTriggerMessage(record);
+			if (message) messages.push(message);
+			else
+				this.context.logger.warn(
+					`Messaging Trigger: message ${id} is gone; it is not delivered again`,
+				);
+		}
+		return messages;
+	}
+
+	private emitDelivery(
+		delivery: Delivery,
+		items: INodeExecutionData[],
+		messages: TriggerMessage[],
+	): void {
+		const key = deduplicationKey(this.scope(), delivery);
+		const done = this.context.helpers.createDeferredPromise<IRun | undefined>();
+		const outcome: Promise<Outcome> = done.promise.then(
+			(resolved: IRun | undefined) => classifyOutcome({ resolved }),
+			(rejected: unknown) => classifyOutcome({ rejected }),
+		);
+		rememberOutcome(key, outcome);
+		this.messagesOf.set(delivery.id, messages);
+		void outcome.then((o) => this.onOutcome(delivery, o));
+		// n8n resolves donePromise with nothing when it drops the emit as a duplicate key.
+		this.context.emit([items], undefined, done as Parameters<ITriggerFunctions['emit']>[2], key);
+	}
+
+	private onOutcome(delivery: Delivery, outcome: Outcome): void {
+		// A closed activation leaves its deliveries to the next one (which waits on the same outcomes).
+		if (this.closed) return;
+		const ledger = this.ledger();
+		if (outcome === 'lost') {
+			this.staticData.deliveries = markLost(ledger, delivery.id, delivery.attempt);
+			this.context.logger.warn(
+				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} message(s) did not finish; they will be emitted again`,
+			);
+			return;
+		}
+		const current = ledger.inFlight.find((d) => d.id === delivery.id);
+		if (current && current.attempt !== delivery.attempt) return; // an older attempt; the newer one decides
+		this.staticData.deliveries = settle(ledger, delivery.id);
+		this.messagesOf.delete(delivery.id);
+	}
+
+	private reportExhausted(delivery: Delivery): void {
+		this.messagesOf.delete(delivery.id);
+		const ids = delivery.ids.join(', ');
+		const error = new NodeOperationError(
+			this.context.getNode(),
+			`${delivery.ids.length} message(s) were not delivered: the executions of all ${delivery.attempt} attempts were lost`,
+			{
+				description: `Message ids: ${ids}. Each attempt's execution crashed, was cancelled by a shutdown or never started; the trigger does not try again. Check n8n's crashed executions, then handle these messages by hand.`,
+			},
+		);
+		this.context.logger.error(error.message, { messageIds: delivery.ids });
+		this.context.saveFailedExecution(error);
+	}
+}

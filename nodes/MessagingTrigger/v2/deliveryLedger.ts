@@ -1,0 +1,220 @@
+/**
+ * Version 2's deliveries, pure: what was emitted and is not settled yet ("in flight"), what must be
+ * emitted again, and how an execution's end decides between the two. Stored in the trigger's static
+ * data next to the watermark, written before each emit, so a crash at any moment leaves a state in
+ * which every message is either not yet listed, or in flight (and emitted again), or settled.
+ *
+ * A delivery is one execution's messages. Each attempt has its own deduplication key, so n8n never
+ * starts two executions for one attempt, while a lost attempt can be emitted again.
+ */
+
+export interface Delivery {
+	/** Stable for all attempts of this delivery. */
+	id: string;
+	/** Message ids, oldest first. */
+	ids: string[];
+	/** The attempt last emitted (1 for the first delivery). */
+	attempt: number;
+	/** Local clock (ms) when the first attempt was emitted. */
+	firstEmittedAt: number;
+}
+
+export interface Ledger {
+	version: 1;
+	/** Emitted; waiting for their executions to finish. */
+	inFlight: Delivery[];
+	/** Their last attempt was lost (crash, never started, lost with a restart): emitted again at the next check. */
+	redeliver: Delivery[];
+}
+
+/** Attempts per delivery, the first one included; after the last one is lost the messages are reported. */
+export const MAX_ATTEMPTS = 5;
+
+/** Messages in flight at most: above this, a check lists nothing new until executions finish. */
+export const MAX_IN_FLIGHT_MESSAGES = 1_000;
+
+/** Messages per delivery (one execution) at most. */
+export const MAX_MESSAGES_PER_DELIVERY = 100;
+
+export function emptyLedger(): Ledger {
+	return { version: 1, inFlight: [], redeliver: [] };
+}
+
+export function isLedger(value: unknown): value is Ledger {
+	const ledger = value as Ledger | undefined;
+	return (
+		!!ledger &&
+		ledger.version === 1 &&
+		Array.isArray(ledger.inFlight) &&
+		Array.isArray(ledger.redeliver)
+	);
+}
+
+export function messagesInFlight(ledger: Ledger): number {
+	let count = 0;
+	for (const delivery of [...ledger.inFlight, ...ledger.redeliver]) count += delivery.ids.length;
+	return count;
+}
+
+/** A short, stable hash (FNV-1a, 32 bits) so that keys stay short whatever the ids look like. */
+export function shortHash(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(36);
+}
+
+/** n8n's deduplication key of one attempt: unique across workflows, nodes, deliveries and attempts. */
+export function deduplicationKey(
+	scope: { workflowId: string; nodeId: string },
+	delivery: Pick<Delivery, 'id' | 'attempt'>,
+): string {
+	return `messaging-trigger:${scope.workflowId}:${scope.nodeId}:${delivery.id}:${delivery.attempt}`;
+}
+
+/** New deliveries for messages listed by a check (oldest first), at most `perDelivery` messages each. */
+export function newDeliveries(
+	ids: string[],
+	now: number,
+	perDelivery = MAX_MESSAGES_PER_DELIVERY,
+): Delivery[] {
+	const deliveries: Delivery[] = [];
+	for (let at = 0; at < ids.length; at += perDelivery) {
+		const chunk = ids.slice(at, at + perDelivery);
+		const id = `${now.toString(36)}-${shortHash(chunk.join('\n'))}`;
+		deliveries.push({ id, ids: chunk, attempt: 1, firstEmittedAt: now });
+	}
+	return deliveries;
+}
+
+export function addInFlight(ledger: Ledger, deliveries: Delivery[]): Ledger {
+	return { ...ledger, inFlight: [...ledger.inFlight, ...deliveries] };
+}
+
+/** The execution of `deliveryId` finished (or failed by the workflow's own error): done with it. */
+export function settle(ledger: Ledger, deliveryId: string): Ledger {
+	return {
+		...ledger,
+		inFlight: ledger.inFlight.filter((d) => d.id !== deliveryId),
+		redeliver: ledger.redeliver.filter((d) => d.id !== deliveryId),
+	};
+}
+
+/** The attempt in flight was lost: emit it again. Attempts that are no longer in flight are ignored. */
+export function markLost(ledger: Ledger, deliveryId: string, attempt: number): Ledger {
+	const lost = ledger.inFlight.find((d) => d.id === deliveryId && d.attempt === attempt);
+	if (!lost) return ledger;
+	return {
+		...ledger,
+		inFlight: ledger.inFlight.filter((d) => d !== lost),
+		redeliver: [...ledger.redeliver, lost],
+	};
+}
+
+/**
+ * After a restart: every delivery in flight whose execution this process does not know is lost with
+ * the process that emitted it.
+ */
+export function recoverAfterRestart(
+	ledger: Ledger,
+	knownHere: (delivery: Delivery) => boolean,
+): Ledger {
+	const lost = ledger.inFlight.filter((d) => !knownHere(d));
+	if (lost.length === 0) return ledger;
+	return {
+		...ledger,
+		inFlight: ledger.inFlight.filter((d) => knownHere(d)),
+		redeliver: [...ledger.redeliver, ...lost],
+	};
+}
+
+/**
+ * The next attempts of the deliveries to emit again, oldest first, and those whose attempts are
+ * spent (to be reported, never retried again).
+ */
+export function nextAttempts(
+	ledger: Ledger,
+	maxAttempts = MAX_ATTEMPTS,
+): { retry: Delivery[]; exhausted: Delivery[] } {
+	const retry: Delivery[] = [];
+	const exhausted: Delivery[] = [];
+	const ordered = [...ledger.redeliver].sort((a, b) => a.firstEmittedAt - b.firstEmittedAt);
+	for (const delivery of ordered) {
+		if (delivery.attempt >= maxAttempts) exhausted.push(delivery);
+		else retry.push({ ...delivery, attempt: delivery.attempt + 1 });
+	}
+	return { retry, exhausted };
+}
+
+/** The ledger once `retry` are emitted and `exhausted` reported. */
+export function afterRedelivery(ledger: Ledger, retry: Delivery[], exhausted: Delivery[]): Ledger {
+	const done = new Set([...retry, ...exhausted].map((d) => d.id));
+	return {
+		...ledger,
+		inFlight: [...ledger.inFlight, ...retry.filter((d) => d.ids.length > 0)],
+		redeliver: ledger.redeliver.filter((d) => !done.has(d.id)),
+	};
+}
+
+/** How an execution ended, for its delivery: done with it, or emit it again. */
+export type Outcome = 'delivered' | 'failed' | 'lost';
+
+const WORKFLOW_ERROR_NAMES = [
+	'NodeOperationError',
+	'NodeApiError',
+	'NodeSslError',
+	'ExpressionError',
+];
+
+function cancellationReason(error: unknown): string | undefined {
+	const e = error as { reason?: unknown; name?: unknown; message?: unknown } | undefined;
+	if (typeof e?.reason === 'string') return e.reason;
+	const message = typeof e?.message === 'string' ? e.message : '';
+	if (/cancelled because the system is shutting down/i.test(message)) return 'shutdown';
+	if (/cancelled because it timed out/i.test(message)) return 'timeout';
+	if (/cancelled manually/i.test(message)) return 'manual';
+	return undefined;
+}
+
+function isWorkflowError(error: unknown): boolean {
+	const e = error as { node?: unknown; name?: unknown } | undefined;
+	if (!e || typeof e !== 'object') return false;
+	if (e.node && typeof e.node === 'object') return true;
+	return typeof e.name === 'string' && WORKFLOW_ERROR_NAMES.includes(e.name);
+}
+
+/**
+ * What `donePromise` said, as an outcome. n8n resolves it with the execution's run (IRun), resolves
+ * it with nothing when it dropped the emit as a duplicate key (an execution of this attempt exists),
+ * and rejects it when the execution was cancelled or could not be started.
+ * - success, waiting: delivered. A duplicate key: delivered by the execution that holds the key.
+ * - an error of the workflow itself (a node's error), a manual stop, a timeout: failed, as n8n treats any
+ *   failed execution (its error workflow runs; not emitted again).
+ * - crashed, cancelled by a shutdown, never started, an error no node raised: lost, emitted again.
+ */
+export function classifyOutcome(result: { resolved: unknown } | { rejected: unknown }): Outcome {
+	if ('rejected' in result) {
+		const reason = cancellationReason(result.rejected);
+		return reason === 'manual' || reason === 'timeout' ? 'failed' : 'lost';
+	}
+	const run = result.resolved as
+		| { status?: string; finished?: boolean; data?: { resultData?: { error?: unknown } } }
+		| undefined
+		| null;
+	if (run === undefined || run === null) return 'delivered';
+	const status = run.status;
+	if (status === 'success' || status === 'waiting') return 'delivered';
+	if (status === undefined && run.finished === true) return 'delivered';
+	if (status === 'canceled') {
+		return cancellationReason(run.data?.resultData?.error) === 'shutdown' ? 'lost' : 'failed';
+	}
+	if (status === 'error') {
+		const error = run.data?.resultData?.error;
+		const reason = cancellationReason(error);
+		if (reason === 'manual' || reason === 'timeout') return 'failed';
+		return isWorkflowError(error) ? 'failed' : 'lost';
+	}
+	return 'lost';
+}

@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * The Messaging Trigger version 2 in a real `n8n start` (package mode), against the sandbox service:
+ * active at 5 seconds, messages created at random moments, across a graceful restart (stop n8n,
+ * create messages, start) and across a kill. Each delivery is recorded at the service by the
+ * workflow ("seen <id> a<attempt>" into a log conversation). Prints one line per check and ends with
+ * "e2e: N passed, M failed".
+ *
+ *   bash scripts/toolchain.sh node test/e2e/trigger.e2e.js
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const n8n = require('../../scripts/lib/n8n');
+const { buildPackage } = require('../../scripts/lib/build');
+const { waitFor } = require('../../scripts/lib/wait');
+const { createSandbox } = require('../../sandbox/server');
+const wf = require('./workflows');
+
+const WORK = path.join(n8n.ROOT, '.e2e', 'trigger');
+const USER = path.join(WORK, 'user');
+const TOKEN = 'e2e-trigger-token-71c2';
+const WORKFLOW_ID = 'e2eTriggerV2Log1';
+const results = { passed: 0, failed: 0 };
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function check(name, fn) {
+	try {
+		await fn();
+		results.passed += 1;
+		console.log(`  ok  ${name}`);
+	} catch (error) {
+		results.failed += 1;
+		console.log(
+			`  FAIL ${name}\n${String(error.stack ?? error)
+				.split('\n')
+				.slice(0, 14)
+				.map((l) => `       ${l}`)
+				.join('\n')}`,
+		);
+	}
+}
+
+/** Trigger (version 2, every `seconds`) -> Send "seen <id> a<attempt> x<execution>" into the log conversation. */
+function triggerV2ToLog(inboxId, logId, seconds) {
+	const workflow = wf.triggerToLog(inboxId, logId);
+	workflow.id = WORKFLOW_ID;
+	workflow.name = `E2E trigger v2 every ${seconds} s`;
+	workflow.nodes[0] = {
+		...workflow.nodes[0],
+		typeVersion: 2,
+		parameters: {
+			interval: seconds,
+			unit: 'seconds',
+			conversationId: { __rl: true, mode: 'id', value: inboxId },
+			options: {},
+		},
+	};
+	workflow.nodes[1].parameters.text =
+		'=seen {{ $json.id }} a{{ $json.attempt ?? 1 }} x{{ $execution.id }}';
+	return workflow;
+}
+
+/** Deliveries recorded at the service: per message id, the attempts seen. */
+function deliveries(store, logConversation) {
+	const byId = new Map();
+	for (const m of store.listMessages({ conversation_id: logConversation })) {
+		const match = /^seen (\S+) a(\d+) x(\S+)$/.exec(m.message);
+		if (!match) continue;
+		if (!byId.has(match[1])) byId.set(match[1], []);
+		byId.get(match[1]).push(Number(match[2]));
+	}
+	return byId;
+}
+
+function verdict(created, seen) {
+	const missing = created.filter((id) => !seen.has(id));
+	const repeated = created.filter((id) => (seen.get(id)?.length ?? 0) > 1);
+	const unmarked = repeated.filter(
+		(id) => seen.get(id).filter((attempt) => attempt === 1).length > 1,
+	);
+	return { missing, repeated, unmarked };
+}
+
+async function main() {
+	n8n.ensureN8n();
+	buildPackage();
+	fs.rmSync(WORK, { recursive: true, force: true });
+	fs.mkdirSync(USER, { recursive: true });
+
+	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'demo' }).start();
+	const { store } = sandbox;
+	const inbox = store.createConversation({ contact_id: 'ct_ann' }).id;
+	const logConversation = store.createConversation({ contact_id: 'ct_bob' }).id;
+	console.log(`e2e: sandbox on ${sandbox.url}`);
+	const checksOfInbox = () =>
+		sandbox.requests.filter(
+			(r) => r.method === 'GET' && r.path === '/v1/messages' && r.query.includes(inbox),
+		).length;
+	const created = [];
+	const createAtRandom = async (count, maxGapMs) => {
+		for (let i = 0; i < count; i++) {
+			await sleep(Math.floor(Math.random() * maxGapMs));
+			created.push(
+				store.sendMessage('ct_ann', {
+					conversation_id: inbox,
+					message: `E2E v2 #${created.length + 1}`,
+				}).id,
+			);
+		}
+	};
+
+	let app;
+	try {
+		const { tarball } = n8n.packPackage(WORK);
+		n8n.installPackage(USER, tarball);
+		const credentialsFile = path.join(WORK, 'credentials.json');
+		fs.writeFileSync(credentialsFile, JSON.stringify([wf.credential(`${sandbox.url}/`, TOKEN)]));
+		await n8n.n8nCli(USER, ['import:credentials', `--input=${credentialsFile}`]);
+		const workflowFile = path.join(WORK, 'workflow.json');
+		fs.writeFileSync(workflowFile, JSON.stringify(triggerV2ToLog(inbox, logConversation, 5)));
+		await n8n.n8nCli(USER, ['import:workflow', `--input=${workflowFile}`]);
+		await n8n.n8nCli(USER, ['publish:workflow', `--id=${WORKFLOW_ID}`]);
+
+		app = await n8n.startN8n(USER);
+		console.log(`e2e: n8n started on ${app.url} (${elapsed()})`);
+		await waitFor('the activation check', () => checksOfInbox() >= 1, 60_000);
+
+		await check('checks every 5 seconds: one request per idle check', async () => {
+			const from = checksOfInbox();
+			await sleep(20_500);
+			const checks = checksOfInbox() - from;
+			assert.ok(checks >= 3 && checks <= 5, `${checks} checks in 20.5 s`);
+		});
+
+		await check(
+			'messages created at random moments: each delivered once, within a few seconds',
+			async () => {
+				await createAtRandom(15, 2000);
+				await waitFor(
+					'every message delivered',
+					() => created.every((id) => deliveries(store, logConversation).has(id)),
+					30_000,
+				);
+				await sleep(11_000); // two more checks: nothing comes twice
+				const { missing, repeated } = verdict(created, deliveries(store, logConversation));
+				assert.deepEqual(missing, []);
+				assert.deepEqual(repeated, []);
+			},
+		);
+
+		await check(
+			'stop n8n, create messages, start: each delivered; nothing delivered twice unmarked',
+			async () => {
+				await createAtRandom(5, 1500);
+				await sleep(7_000);
+				await app.stop();
+				const whileStopped = created.length;
+				await createAtRandom(6, 500);
+				app = await n8n.startN8n(USER);
+				await createAtRandom(6, 2000);
+				await waitFor(
+					'every message delivered',
+					() => created.every((id) => deliveries(store, logConversation).has(id)),
+					60_000,
+				);
+				await sleep(11_000);
+				const { missing, repeated, unmarked } = verdict(
+					created,
+					deliveries(store, logConversation),
+				);
+				console.log(
+					`       ${created.length - whileStopped} created around the restart; ${repeated.length} delivered again (marked redeliveries: ${repeated.length - unmarked.length})`,
+				);
+				assert.deepEqual(missing, []);
+				assert.deepEqual(unmarked, []);
+			},
+		);
+
+		await check(
+			'n8n killed (SIGKILL) while messages arrive, then started: 0 lost, every repeat a marked redelivery',
+			async () => {
+				const before = created.length;
+				const creating = createAtRandom(10, 800);
+				await sleep(3_000 + Math.random() * 3_000);
+				process.kill(-app.child.pid, 'SIGKILL');
+				await creating;
+				await sleep(500);
+				app = await n8n.startN8n(USER);
+				await createAtRandom(5, 1500);
+				await waitFor(
+					'every message delivered',
+					() => created.every((id) => deliveries(store, logConversation).has(id)),
+					60_000,
+				);
+				await sleep(11_000);
+				const { missing, repeated, unmarked } = verdict(
+					created,
+					deliveries(store, logConversation),
+				);
+				console.log(
+					`       ${created.length - before} created around the kill; ${repeated.length} delivered again in all (marked: ${repeated.length - unmarked.length})`,
+				);
+				assert.deepEqual(missing, []);
+				assert.deepEqual(unmarked, []);
+			},
+		);
+
+		await check(
+			'exactly once across the graceful restart and the kill (at-least-once may repeat, marked)',
+			async () => {
+				const { repeated } = verdict(created, deliveries(store, logConversation));
+				const seen = deliveries(store, logConversation);
+				assert.deepEqual(
+					repeated.map((id) => [id, seen.get(id)]),
+					[],
+				);
+			},
+		);
+	} finally {
+		await app?.stop();
+		await sandbox.stop();
+	}
+	console.log(`e2e: finished in ${elapsed()}`);
+	console.log(`e2e: ${results.passed} passed, ${results.failed} failed`);
+	process.exitCode = results.failed > 0 ? 1 : 0;
+}
+
+main().catch((error) => {
+	console.error(`e2e: could not run: ${error.stack ?? error}`);
+	console.log(`e2e: ${results.passed} passed, ${results.failed + 1} failed`);
+	process.exit(1);
+});

@@ -1,0 +1,39 @@
+'use strict';
+/** The long run of the trigger's property (see property.js): many more generated schedules. Run with `npm run test:long`. */
+const { checkProperty, describeTotals } = require('./property');
+
+const FAKE_TIMERS = {
+	doNotFake: [
+		'nextTick',
+		'setImmediate',
+		'clearImmediate',
+		'queueMicrotask',
+		'performance',
+		'hrtime',
+	],
+};
+
+test('v1 (polling): 2000 generated schedules, 0 lost, 0 duplicated', async () => {
+	const totals = await checkProperty({
+		version: 1,
+		runs: Number(process.env.TRIGGER_PROPERTY_RUNS ?? 2000),
+	});
+	console.log(describeTotals(1, totals));
+	expect(totals.lost).toBe(0);
+	expect(totals.duplicated).toBe(0);
+}, 1_800_000);
+
+test('v2 (trigger): 500 generated schedules with crashes and restarts, 0 lost, every duplicate a marked redelivery', async () => {
+	jest.useFakeTimers(FAKE_TIMERS);
+	try {
+		const totals = await checkProperty({
+			version: 2,
+			runs: Number(process.env.TRIGGER_PROPERTY_RUNS ?? 500),
+		});
+		console.log(describeTotals(2, totals));
+		expect(totals.lost).toBe(0);
+		expect(totals.unmarkedDuplicates).toBe(0);
+	} finally {
+		jest.useRealTimers();
+	}
+}, 1_800_000);

@@ -1,0 +1,326 @@
+'use strict';
+/**
+ * Version 2 (trigger()) through n8n-core's TriggerContext in a simulated n8n (test/harness/n8n.js):
+ * the schedule, deliveries settled by donePromise, redelivery of lost executions, restarts.
+ */
+const { createTriggerHost, fetchTestEvent } = require('../harness/n8n');
+const { startSandbox, byId } = require('../harness/sandbox');
+
+let sandbox;
+let credentials;
+let now; // the service's clock, in milliseconds
+let host;
+
+async function setup(options = {}) {
+	now = Math.floor(Date.now() / 1000) * 1000;
+	({ sandbox, credentials } = await startSandbox({ seed: 'none', clock: () => now, ...options }));
+	const { store } = sandbox;
+	store.addContact({ id: 'ct_ann', username: 'ann' });
+	store.addContact({ id: 'ct_bob', username: 'bob' });
+	store.createConversation({ contact_id: 'ct_ann' }); // conv_00000001
+	store.createConversation({ contact_id: 'ct_bob' }); // conv_00000002
+}
+
+beforeEach(async () => {
+	jest.useFakeTimers({
+		doNotFake: [
+			'nextTick',
+			'setImmediate',
+			'clearImmediate',
+			'queueMicrotask',
+			'performance',
+			'hrtime',
+		],
+	});
+	await setup();
+});
+afterEach(async () => {
+	if (host?.process) await host.stop();
+	host = undefined;
+	jest.useRealTimers();
+	await sandbox.stop();
+});
+
+const send = (text, { from = 'ct_ann', conversation = 'conv_00000001', createdAt } = {}) =>
+	sandbox.store.sendMessage(from, { conversation_id: conversation, message: text }, { createdAt });
+const texts = (jsons) => jsons.map((json) => json.message);
+const advanceServiceClock = (seconds = 1) => {
+	now += seconds * 1000;
+};
+const every = (interval, unit = 'seconds', options = {}) => ({ interval, unit, options });
+
+describe('Messaging Trigger v2: schedule', () => {
+	test('checks every 5 seconds, one request per check with nothing new, never two checks at once', async () => {
+		send('old');
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		expect(host.executions).toHaveLength(0); // activation notes where the stream stands
+		sandbox.clearRequests();
+		const gaps = [];
+		for (let i = 0; i < 4; i++) gaps.push(await host.tick());
+		expect(gaps).toEqual([5000, 5000, 5000, 5000]);
+		expect(sandbox.requests.map((r) => r.method + ' ' + r.path)).toEqual(
+			Array(4).fill('GET /v1/messages'),
+		);
+		expect(sandbox.stats.peakInFlight).toBe(1);
+	});
+});
+
+describe('Messaging Trigger v2: schedule under load and failure', () => {
+	test('a slow check delays the next one; it never runs twice at once', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		sandbox.set({ latencyMs: 12_000 }); // the service's latency runs on the same fake clock
+		sandbox.clearRequests();
+		const waits = [];
+		for (let i = 0; i < 3; i++) waits.push(await host.tick());
+		// From one check's end to the next one's: the 5 s interval, then the 12 s the answer takes. The interval counts from a check's end.
+		expect(waits).toEqual([17_000, 17_000, 17_000]);
+		expect(sandbox.requests).toHaveLength(3);
+		expect(sandbox.stats.peakInFlight).toBe(1);
+	});
+
+	test('failed checks back off (doubling, capped), never stop the trigger, and a success resets the pace', async () => {
+		send('before');
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		const token = credentials.accessToken;
+		credentials.accessToken = 'revoked'; // 401: not retried by the transport, the check fails at once
+		const gaps = [];
+		for (let i = 0; i < 8; i++) gaps.push(await host.tick());
+		// The first gap is the normal interval; then each failure doubles the wait (plus up to 10% spread) up to 5 minutes.
+		const [first, ...backoff] = gaps;
+		expect(first).toBe(5000);
+		const floors = [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000];
+		backoff.forEach((gap, i) => {
+			expect(gap).toBeGreaterThanOrEqual(floors[i]);
+			expect(gap).toBeLessThanOrEqual(Math.min(300_000, floors[i] * 1.1));
+		});
+		expect(host.emitErrors).toEqual([]); // n8n would deactivate a trigger that calls emitError
+		expect(host.reported.length).toBeGreaterThanOrEqual(1); // a lasting outage is reported (failed execution, error workflow)
+		expect(host.reported[0].message).toMatch(/^Authentication failed.*the trigger keeps trying/);
+		credentials.accessToken = token;
+		advanceServiceClock();
+		send('after the outage');
+		await host.tick(); // the last backoff wait, then a successful check
+		expect(texts(host.delivered())).toEqual(['after the outage']);
+		expect(await host.tick()).toBe(5000);
+	});
+
+	test('minutes and hours are honoured; under 5 seconds is read as 5', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(2, 'minutes') }).start();
+		expect(await host.tick()).toBe(120_000);
+		await host.stop();
+		host = await createTriggerHost({ credentials, parameters: every(1, 'hours') }).start();
+		expect(await host.tick()).toBe(3_600_000);
+		await host.stop();
+		host = await createTriggerHost({ credentials, parameters: every(1) }).start();
+		expect(await host.tick()).toBe(5000);
+	});
+});
+
+describe('Messaging Trigger v2: deliveries', () => {
+	test('new messages: one execution per check, oldest first, each once; the delivery stays in flight until its execution ends', async () => {
+		send('old');
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		advanceServiceClock();
+		send('new 1');
+		send('new 2');
+		advanceServiceClock();
+		send('new 3', { from: 'ct_bob', conversation: 'conv_00000002' });
+		await host.tick();
+		expect(host.executions).toHaveLength(1);
+		expect(texts(host.executions[0].json)).toEqual(['new 1', 'new 2', 'new 3']);
+		expect(host.executions[0].json[0]).not.toHaveProperty('redelivery');
+		expect(host.executions[0].key).toMatch(/^messaging-trigger:wf-trigger:node-trigger-1:[^:]+:1$/);
+		// Written before the emit, and saved by it: the delivery is in flight in the database.
+		expect(host.savedState().deliveries.inFlight.map((d) => d.ids)).toEqual([
+			['msg_00000002', 'msg_00000003', 'msg_00000004'],
+		]);
+		await host.tick();
+		expect(host.executions).toHaveLength(1);
+		host.executions[0].end('success');
+		await host.tick();
+		expect(host.state().deliveries.inFlight).toEqual([]);
+		expect(host.executions).toHaveLength(1);
+	});
+
+	test('a check with nothing new, and deliveries in flight, is still one request', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('a');
+		await host.tick();
+		sandbox.clearRequests();
+		await host.tick();
+		await host.tick();
+		expect(sandbox.requests).toHaveLength(2);
+	});
+
+	test("an execution that fails on a node error is settled, not emitted again (n8n's usual semantics)", async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('breaks the workflow');
+		await host.tick();
+		host.executions[0].end('nodeError');
+		for (let i = 0; i < 3; i++) await host.tick();
+		expect(host.executions).toHaveLength(1);
+		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+	});
+
+	test('a stopped (cancelled by hand) execution is settled too', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('x');
+		await host.tick();
+		host.executions[0].end('stopped');
+		await host.tick();
+		await host.tick();
+		expect(host.executions).toHaveLength(1);
+	});
+
+	test.each([
+		['crashed', 'crashed'],
+		['killed worker (queue mode: status error, no node)', 'workerKilled'],
+		['never started (donePromise rejects)', 'notStarted'],
+		['cancelled by a shutdown', 'shutdown'],
+	])(
+		'an execution that %s is emitted again, marked, with a new deduplication key',
+		async (_name, kind) => {
+			host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+			send('important');
+			await host.tick();
+			host.executions[0].end(kind);
+			await host.tick();
+			expect(host.executions).toHaveLength(2);
+			const [first, second] = host.executions;
+			expect(second.json).toEqual([{ ...first.json[0], redelivery: true, attempt: 2 }]);
+			expect(second.key).toBe(first.key.replace(/:1$/, ':2'));
+			second.end('success');
+			await host.tick();
+			await host.tick();
+			expect(host.executions).toHaveLength(2);
+			expect(host.state().deliveries.inFlight).toEqual([]);
+		},
+	);
+
+	test(`attempts are bounded: after the last one is lost the messages are reported, not retried, not dropped silently`, async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('doomed');
+		await host.tick();
+		for (let attempt = 1; attempt <= 5; attempt++) {
+			expect(host.executions).toHaveLength(attempt);
+			const last = host.executions[attempt - 1];
+			expect(last.json[0].message).toBe('doomed');
+			if (attempt > 1) expect(last.json[0]).toMatchObject({ redelivery: true, attempt });
+			if (attempt === 5) expect(last.json[0].finalAttempt).toBe(true);
+			last.end('crashed');
+			await host.tick();
+		}
+		expect(host.executions).toHaveLength(5);
+		expect(host.reported).toHaveLength(1);
+		expect(host.reported[0].message).toBe(
+			'1 message(s) were not delivered: the executions of all 5 attempts were lost',
+		);
+		expect(host.reported[0].description).toContain('msg_00000001');
+		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+	});
+});
+
+describe('Messaging Trigger v2: restarts', () => {
+	test('stop n8n, messages arrive, start: each new message delivered once', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('before');
+		await host.tick();
+		host.executions[0].end('success');
+		advanceServiceClock();
+		send('settles the first');
+		await host.tick(); // this emit saves the settlement of the first delivery
+		host.executions[1].end('success');
+		await host.stop();
+		advanceServiceClock();
+		send('while stopped 1');
+		send('while stopped 2');
+		await host.start();
+		const afterRestart = host.executions.filter((e) => e.processNumber === 2);
+		expect(afterRestart.map((e) => texts(e.json))).toEqual([
+			['settles the first'],
+			['while stopped 1', 'while stopped 2'],
+		]);
+		// The second delivery settled after the last save: n8n gives a trigger() no way to save it, so it comes again, marked.
+		expect(afterRestart[0].json[0]).toMatchObject({ redelivery: true, attempt: 2 });
+		expect(afterRestart[1].json[0]).not.toHaveProperty('redelivery');
+	});
+
+	test('n8n killed while executions run: after the restart they are emitted again, marked', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('in flight when n8n died');
+		await host.tick();
+		await host.crash(); // the execution never reports back
+		advanceServiceClock();
+		send('while down');
+		await host.start();
+		const redelivered = host.executions.filter((e) => e.processNumber === 2);
+		expect(
+			redelivered.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false, j.attempt ?? 1])),
+		).toEqual([[['in flight when n8n died', true, 2]], [['while down', false, 1]]]);
+	});
+
+	test('killed between writing the state and the emit: the saved state has neither, the messages come once', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		const savedBefore = JSON.stringify(host.saved);
+		send('listed just before the kill');
+		// The kill lands after the check wrote static data in memory but before n8n saved it.
+		host.process.alive = false;
+		await host.tick();
+		expect(JSON.stringify(host.saved)).toBe(savedBefore);
+		await host.crash();
+		await host.start();
+		expect(host.executions.map((e) => texts(e.json))).toEqual([['listed just before the kill']]);
+	});
+
+	test('a workflow saved while its executions run: the new activation waits for them instead of emitting again', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('running during the re-activation');
+		await host.tick();
+		// Re-activation in the same process: n8n calls closeFunction, then trigger() again; the module stays loaded.
+		await host.stop();
+		await host.start({ activation: 'update', sameProcess: true });
+		expect(host.executions).toHaveLength(1);
+		host.executions[0].end('success');
+		await host.tick();
+		await host.tick();
+		expect(host.executions).toHaveLength(1);
+		expect(host.state().deliveries.inFlight).toEqual([]);
+	});
+
+	test('... and when such an execution is lost, the new activation emits it again', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('running during the re-activation');
+		await host.tick();
+		await host.stop();
+		await host.start({ activation: 'update', sameProcess: true });
+		host.executions[0].end('crashed');
+		await host.tick();
+		expect(host.executions.map((e) => e.json[0].attempt ?? 1)).toEqual([1, 2]);
+	});
+});
+
+describe('Messaging Trigger v2: Fetch Test Event', () => {
+	test('emits the newest message through manualTriggerFunction; neither reads nor writes the state', async () => {
+		jest.useRealTimers();
+		const empty = await fetchTestEvent({ credentials, parameters: every(5) });
+		expect(empty.error.message).toBe('There are no messages yet');
+		expect(empty.error.description).toBe('Send a message, then fetch the test event again.');
+		send('first');
+		advanceServiceClock();
+		send('second');
+		const { items, error, staticData } = await fetchTestEvent({
+			credentials,
+			parameters: every(5),
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.message)).toEqual(['second']);
+		expect(staticData['node:Messaging Trigger']).toBeUndefined();
+		const inConversation = await fetchTestEvent({
+			credentials,
+			parameters: { ...every(5), conversationId: byId('conv_00000002') },
+		});
+		expect(inConversation.error.message).toBe(
+			'There are no messages in conversation conv_00000002 yet',
+		);
+	});
+});
