@@ -8,7 +8,7 @@ const { LATENCY_MS, JITTER_MS, TOKEN } = require('./service');
 
 /** A poll with nothing new and one with `sizes.poll` new messages, on 5,000 messages of history. */
 async function triggerBench(sizes) {
-	const { createTrigger } = require('../../test/harness/n8n');
+	const { createPollingTrigger: createTrigger } = require('../../test/harness/n8n');
 	const sandbox = await createSandbox({
 		tokens: { [TOKEN]: 'ct_me' },
 		seed: 'none',

@@ -133,36 +133,7 @@ async function runMessagingNode({ parameters, input = [{}], credentials, continu
 	};
 }
 
-/**
- * A trigger node inside a workflow whose static data persists between calls of `poll()`,
- * as an active workflow's does in n8n.
- */
-function createTrigger({ parameters = {}, credentials, mode = 'trigger' }) {
-	const node = {
-		id: '1',
-		name: 'Messaging Trigger',
-		type: 'n8n-nodes-messaging.messagingTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: CREDENTIAL_REF,
-	};
-	const workflowData = { id: 'wf-trigger', name: 'trigger', nodes: [node], connections: {}, active: true, settings: {} };
-	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
-	const data = additionalData(credentials, workflowData);
-	const trigger = NODE_TYPES['n8n-nodes-messaging.messagingTrigger'];
-	return {
-		workflow,
-		/** The trigger's stored state, exactly as n8n keeps it. */
-		state: () => workflow.staticData[`node:${node.name}`],
-		async poll(pollMode = mode) {
-			const context = new PollContext(workflow, workflow.getNode(node.name), data, pollMode, 'trigger');
-			return await trigger.poll.call(context);
-		},
-	};
-}
-
-module.exports = { runMessagingNode, createTrigger, nodeTypes };
+module.exports = { runMessagingNode, nodeTypes };
 
 // ---------- send and wait ----------
 

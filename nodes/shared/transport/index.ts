@@ -214,7 +214,7 @@ function failureOf(outcome: Outcome): Failure {
 		return {
 			kind: 'status',
 			status: response.statusCode,
-			retryAfterMs: response.statusCode === 429 ? parseRetryAfter(response.headers, Date.now()) : undefined,
+			retryAfterMs: parseRetryAfter(response.headers, Date.now()),
 		};
 	}
 	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };
