@@ -230,19 +230,17 @@ describe('Messaging Trigger v2: restarts', () => {
 		send('settles the first');
 		await host.tick(); // this emit saves the settlement of the first delivery
 		host.executions[1].end('success');
+		await new Promise((resolve) => setImmediate(resolve)); // the execution's end reaches the trigger
 		await host.stop();
 		advanceServiceClock();
 		send('while stopped 1');
 		send('while stopped 2');
 		await host.start();
 		const afterRestart = host.executions.filter((e) => e.processNumber === 2);
-		expect(afterRestart.map((e) => texts(e.json))).toEqual([
-			['settles the first'],
-			['while stopped 1', 'while stopped 2'],
-		]);
-		// The second delivery settled after the last save: n8n gives a trigger() no way to save it, so it comes again, marked.
-		expect(afterRestart[0].json[0]).toMatchObject({ redelivery: true, attempt: 2 });
-		expect(afterRestart[1].json[0]).not.toHaveProperty('redelivery');
+		// The last settlement was saved by an emit of nothing under its own key (dropped as a duplicate):
+		// nothing comes again.
+		expect(afterRestart.map((e) => texts(e.json))).toEqual([['while stopped 1', 'while stopped 2']]);
+		expect(afterRestart[0].json[0]).not.toHaveProperty('redelivery');
 	});
 
 	test('n8n killed while executions run: after the restart they are emitted again, marked', async () => {

@@ -304,6 +304,18 @@ export class CheckLoop {
 		if (current && current.attempt !== delivery.attempt) return; // an older attempt; the newer one decides
 		this.staticData.deliveries = settle(ledger, delivery.id);
 		this.messagesOf.delete(delivery.id);
+		this.saveSettlement(delivery);
+	}
+
+	/**
+	 * n8n saves a trigger's static data only when it emits: without this, a settlement followed by a
+	 * graceful stop would be forgotten and the delivery emitted again after the restart. Emitting nothing
+	 * under the settled attempt's own key saves the state, and n8n drops the emit as a duplicate of that
+	 * attempt's execution. (Where n8n deleted that execution, e.g. EXECUTIONS_DATA_SAVE_ON_SUCCESS=none,
+	 * the emit runs an execution with no items, which runs no node.)
+	 */
+	private saveSettlement(delivery: Delivery): void {
+		this.context.emit([[]], undefined, undefined, deduplicationKey(this.scope(), delivery));
 	}
 
 	private reportExhausted(delivery: Delivery): void {
