@@ -34,7 +34,7 @@ const value = (name) => {
 	return at === -1 ? undefined : argv[at + 1];
 };
 const OPTIONS = {
-	triggerVersion: Number(value('--trigger-version') ?? process.env.QUEUE_TRIGGER_VERSION ?? 1),
+	triggerVersion: Number(value('--trigger-version') ?? process.env.QUEUE_TRIGGER_VERSION ?? 2),
 	quick: flag('--quick') || process.env.QUEUE_QUICK === '1',
 	durableCursors: flag('--durable-cursors') || process.env.QUEUE_DURABLE_CURSORS === '1',
 	breakWorker: flag('--break-worker'),
