@@ -118,7 +118,7 @@ async function runExamples(sandbox) {
 			message: 'Hi, can you help me with the invoice?',
 		});
 		console.log(
-			'     (auto-reply: a message from ann arrived; waiting for the next poll, up to a minute…)',
+			'     (auto-reply: a message from ann arrived; the trigger checks every 5 seconds…)',
 		);
 		const reply = await waitFor(
 			'the auto-reply',
@@ -192,7 +192,8 @@ n8n is running with n8n-nodes-messaging installed: ${app.url}
 
 Try:
   - open "Messaging: mute every conversation of a group" and click Execute workflow;
-  - the auto-reply is active: write as ann, and within a minute it answers in the same conversation
+  - the auto-reply is active (its trigger checks every 5 seconds): write as ann, and within about 5 seconds
+    it answers in the same conversation
       curl -H 'Authorization: Bearer ${ANN_TOKEN}' -d conversation_id=conv_00000001 -d 'message=can you help?' ${sandbox.url}/v1/messages
       curl -H 'Authorization: Bearer ${TOKEN}' '${sandbox.url}/v1/messages?conversation_id=conv_00000001&limit=2'
   - send from "another app" through the active webhook:
