@@ -3,7 +3,12 @@ module.exports = {
 	testMatch: ['<rootDir>/test/**/*.test.js'],
 	// The long property and scale runs: `npm run test:long` (CI runs both).
 	testPathIgnorePatterns: ['/node_modules/', '\\.long\\.test\\.js$'],
-	modulePathIgnorePatterns: ['<rootDir>/.n8n-runtime', '<rootDir>/.toolchain', '<rootDir>/.demo', '<rootDir>/.e2e'],
+	modulePathIgnorePatterns: [
+		'<rootDir>/.n8n-runtime',
+		'<rootDir>/.toolchain',
+		'<rootDir>/.demo',
+		'<rootDir>/.e2e',
+	],
 	testTimeout: 120_000,
 	maxWorkers: 2,
 };

@@ -47,7 +47,8 @@ export class MessagingApi implements ICredentialType {
 				{
 					name: 'Detect From the Service',
 					value: 'auto',
-					description: 'Read the unit off the timestamps the service returns (safe for any date from 1973 to 5138)',
+					description:
+						'Read the unit off the timestamps the service returns (safe for any date from 1973 to 5138)',
 				},
 				{ name: 'Seconds', value: 'seconds' },
 				{ name: 'Milliseconds', value: 'milliseconds' },
@@ -80,7 +81,10 @@ export class MessagingApi implements ICredentialType {
 		if (problem) throw new Error(`The Base URL ${problem}`);
 		// Trimmed: a token pasted with a trailing newline would otherwise be an invalid header value.
 		const token = String(credentials.accessToken ?? '').trim();
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
+		};
 	}
 
 	test: ICredentialTestRequest = {

@@ -80,7 +80,8 @@ function parseArgs(argv) {
 	const rate = {};
 	const number = (text, flag) => {
 		const value = Number(text);
-		if (text === undefined || !Number.isFinite(value)) throw new Error(`${flag} needs a number, got ${text}`);
+		if (text === undefined || !Number.isFinite(value))
+			throw new Error(`${flag} needs a number, got ${text}`);
 		return value;
 	};
 	const oneOf = (text, list, flag) => {
@@ -91,47 +92,113 @@ function parseArgs(argv) {
 		const flag = argv[i];
 		const next = () => argv[++i];
 		switch (flag) {
-			case '--port': options.port = number(next(), flag); break;
-			case '--other-port': options.otherPort = number(next(), flag); break;
-			case '--host': options.host = next(); break;
-			case '--token': options.tokens = { [next()]: 'ct_me' }; break;
-			case '--unit': options.unit = next(); break;
-			case '--order': options.order = next(); break;
-			case '--max-page-size': options.maxPageSize = number(next(), flag); break;
-			case '--history': options.history = number(next(), flag); break;
-			case '--latency-ms': options.latencyMs = number(next(), flag); break;
-			case '--latency-jitter-ms': options.latencyJitterMs = number(next(), flag); break;
-			case '--rate-limit': rate.n = number(next(), flag); break;
-			case '--rate-shape': rate.shape = oneOf(next(), SHAPES, flag); break;
-			case '--rate-burst': rate.burst = number(next(), flag); break;
-			case '--rate-window-ms': rate.windowMs = number(next(), flag); break;
-			case '--rate-retry-after-ms': rate.retryAfterMs = number(next(), flag); break;
-			case '--retry-after': rate.retryAfter = oneOf(next(), RETRY_AFTER_FORMS, flag); break;
-			case '--rate-headers': rate.headers = oneOf(next(), HEADER_FORMS, flag); break;
-			case '--rate-429': options.faults.rate429 = number(next(), flag); break;
-			case '--rate-500': options.faults.rate500 = number(next(), flag); break;
-			case '--rate-503': options.faults.rate503 = number(next(), flag); break;
-			case '--rate-drop': options.faults.rateDrop = number(next(), flag); break;
-			case '--fault-retry-after': options.faults.retryAfterSeconds = number(next(), flag); break;
-			case '--list-shape': options.quirks.listShape = next(); break;
-			case '--endless-pages': options.quirks.endlessPages = oneOf(next(), ['same', 'new'], flag); break;
-			case '--timestamps-as-strings': options.quirks.timestampsAsStrings = true; break;
-			case '--echo-authorization': options.quirks.echoAuthorization = true; break;
-			case '--fault': options.script.push(parseJson(next(), flag)); break;
-			case '--ignore-cursor': options.ignoreCursor = true; break;
-			case '--seed': options.seed = next(); break;
-			case '--quiet-log': options.recordRequests = false; break;
-			case '--log-requests': options.recordRequests = true; break;
-			default: throw new Error(`Unknown option ${flag} (see the header of sandbox/cli.js)`);
+			case '--port':
+				options.port = number(next(), flag);
+				break;
+			case '--other-port':
+				options.otherPort = number(next(), flag);
+				break;
+			case '--host':
+				options.host = next();
+				break;
+			case '--token':
+				options.tokens = { [next()]: 'ct_me' };
+				break;
+			case '--unit':
+				options.unit = next();
+				break;
+			case '--order':
+				options.order = next();
+				break;
+			case '--max-page-size':
+				options.maxPageSize = number(next(), flag);
+				break;
+			case '--history':
+				options.history = number(next(), flag);
+				break;
+			case '--latency-ms':
+				options.latencyMs = number(next(), flag);
+				break;
+			case '--latency-jitter-ms':
+				options.latencyJitterMs = number(next(), flag);
+				break;
+			case '--rate-limit':
+				rate.n = number(next(), flag);
+				break;
+			case '--rate-shape':
+				rate.shape = oneOf(next(), SHAPES, flag);
+				break;
+			case '--rate-burst':
+				rate.burst = number(next(), flag);
+				break;
+			case '--rate-window-ms':
+				rate.windowMs = number(next(), flag);
+				break;
+			case '--rate-retry-after-ms':
+				rate.retryAfterMs = number(next(), flag);
+				break;
+			case '--retry-after':
+				rate.retryAfter = oneOf(next(), RETRY_AFTER_FORMS, flag);
+				break;
+			case '--rate-headers':
+				rate.headers = oneOf(next(), HEADER_FORMS, flag);
+				break;
+			case '--rate-429':
+				options.faults.rate429 = number(next(), flag);
+				break;
+			case '--rate-500':
+				options.faults.rate500 = number(next(), flag);
+				break;
+			case '--rate-503':
+				options.faults.rate503 = number(next(), flag);
+				break;
+			case '--rate-drop':
+				options.faults.rateDrop = number(next(), flag);
+				break;
+			case '--fault-retry-after':
+				options.faults.retryAfterSeconds = number(next(), flag);
+				break;
+			case '--list-shape':
+				options.quirks.listShape = next();
+				break;
+			case '--endless-pages':
+				options.quirks.endlessPages = oneOf(next(), ['same', 'new'], flag);
+				break;
+			case '--timestamps-as-strings':
+				options.quirks.timestampsAsStrings = true;
+				break;
+			case '--echo-authorization':
+				options.quirks.echoAuthorization = true;
+				break;
+			case '--fault':
+				options.script.push(parseJson(next(), flag));
+				break;
+			case '--ignore-cursor':
+				options.ignoreCursor = true;
+				break;
+			case '--seed':
+				options.seed = next();
+				break;
+			case '--quiet-log':
+				options.recordRequests = false;
+				break;
+			case '--log-requests':
+				options.recordRequests = true;
+				break;
+			default:
+				throw new Error(`Unknown option ${flag} (see the header of sandbox/cli.js)`);
 		}
 	}
 	if (!['s', 'ms'].includes(options.unit ?? 's')) throw new Error('--unit is s or ms');
-	if (!['newest_first', 'oldest_first'].includes(options.order ?? 'newest_first')) throw new Error('--order is newest_first or oldest_first');
+	if (!['newest_first', 'oldest_first'].includes(options.order ?? 'newest_first'))
+		throw new Error('--order is newest_first or oldest_first');
 	if (Object.keys(rate).length > 0) {
-		if (rate.n === undefined) throw new Error('--rate-limit N is needed with the other --rate-* options');
+		if (rate.n === undefined)
+			throw new Error('--rate-limit N is needed with the other --rate-* options');
 		const { n, ...rest } = rate;
 		const shape = rate.shape ?? 'token-bucket';
-		options.rateLimit = shape === 'token-bucket' ? { ...rest, perSecond: n } : { ...rest, limit: n };
+		options.rateLimit =
+			shape === 'token-bucket' ? { ...rest, perSecond: n } : { ...rest, limit: n };
 	}
 	options.recordRequests ??= false;
 	return options;
@@ -157,9 +224,14 @@ async function main() {
 	}
 	await sandbox.start();
 	const token = Object.keys(sandbox.config.tokens)[0];
-	console.log(`Sandbox messaging service on ${sandbox.url} (base URL for the credential); second origin on ${sandbox.other.url}`);
-	console.log(`Access token: ${token}; timestamps in ${sandbox.config.unit === 'ms' ? 'milliseconds' : 'seconds'}; lists ${sandbox.config.order.replace('_', ' ')}`);
-	if (sandbox.historyConversationId) console.log(`History: ${options.history} messages in ${sandbox.historyConversationId}`);
+	console.log(
+		`Sandbox messaging service on ${sandbox.url} (base URL for the credential); second origin on ${sandbox.other.url}`,
+	);
+	console.log(
+		`Access token: ${token}; timestamps in ${sandbox.config.unit === 'ms' ? 'milliseconds' : 'seconds'}; lists ${sandbox.config.order.replace('_', ' ')}`,
+	);
+	if (sandbox.historyConversationId)
+		console.log(`History: ${options.history} messages in ${sandbox.historyConversationId}`);
 	console.log(`Try: curl -H 'Authorization: Bearer ${token}' ${sandbox.url}/v1/conversations`);
 	const stop = async () => {
 		await sandbox.stop();

@@ -20,17 +20,22 @@ const HEADER_FORMS = ['none', 'x-ratelimit', 'x-ratelimit-epoch', 'ietf', 'ietf-
 function createLimiter(spec) {
 	if (!spec) return null;
 	const shape = spec.shape ?? 'token-bucket';
-	if (!SHAPES.includes(shape)) throw new Error(`rateLimit.shape is one of ${SHAPES.join(', ')}; got ${shape}`);
+	if (!SHAPES.includes(shape))
+		throw new Error(`rateLimit.shape is one of ${SHAPES.join(', ')}; got ${shape}`);
 	// Today's token bucket keeps its precise hint (`retry-after-ms`); the other shapes answer as most services do.
 	const retryAfter = spec.retryAfter ?? (shape === 'token-bucket' ? 'ms' : 'seconds');
 	if (!RETRY_AFTER_FORMS.includes(retryAfter)) {
-		throw new Error(`rateLimit.retryAfter is one of ${RETRY_AFTER_FORMS.join(', ')}; got ${retryAfter}`);
+		throw new Error(
+			`rateLimit.retryAfter is one of ${RETRY_AFTER_FORMS.join(', ')}; got ${retryAfter}`,
+		);
 	}
 	const headers = spec.headers ?? 'none';
-	if (!HEADER_FORMS.includes(headers)) throw new Error(`rateLimit.headers is one of ${HEADER_FORMS.join(', ')}; got ${headers}`);
+	if (!HEADER_FORMS.includes(headers))
+		throw new Error(`rateLimit.headers is one of ${HEADER_FORMS.join(', ')}; got ${headers}`);
 	const clock = spec.clock ?? (() => performance.now());
 	const positive = (name, value) => {
-		if (!(typeof value === 'number' && value > 0)) throw new Error(`rateLimit.${name} must be a positive number; got ${value}`);
+		if (!(typeof value === 'number' && value > 0))
+			throw new Error(`rateLimit.${name} must be a positive number; got ${value}`);
 		return value;
 	};
 	let core;
@@ -67,7 +72,12 @@ function tokenBucket(perSecond, burst) {
 		state(now) {
 			refill(now);
 			// Reset: until the bucket is full again.
-			return { limit: burst, remaining: Math.floor(tokens), resetMs: ((burst - tokens) / perSecond) * 1000, windowMs: (burst / perSecond) * 1000 };
+			return {
+				limit: burst,
+				remaining: Math.floor(tokens),
+				resetMs: ((burst - tokens) / perSecond) * 1000,
+				windowMs: (burst / perSecond) * 1000,
+			};
 		},
 	};
 }
@@ -115,7 +125,12 @@ function slidingWindow(limit, windowMs) {
 		state(now) {
 			expire(now);
 			// Reset: until the oldest request in the window leaves it, freeing one slot.
-			return { limit, remaining: limit - admitted.length, resetMs: admitted.length ? admitted[0] + windowMs - now : 0, windowMs };
+			return {
+				limit,
+				remaining: limit - admitted.length,
+				resetMs: admitted.length ? admitted[0] + windowMs - now : 0,
+				windowMs,
+			};
 		},
 	};
 }
@@ -146,7 +161,8 @@ function concurrencyCap(limit, retryAfterMs) {
 function retryAfterHeaders(form, waitMs, wallClockMs = Date.now()) {
 	const ms = Math.max(0, waitMs);
 	if (form === 'none') return {};
-	if (form === 'http-date') return { 'retry-after': new Date(Math.ceil((wallClockMs + ms) / 1000) * 1000).toUTCString() };
+	if (form === 'http-date')
+		return { 'retry-after': new Date(Math.ceil((wallClockMs + ms) / 1000) * 1000).toUTCString() };
 	const seconds = { 'retry-after': String(Math.ceil(ms / 1000)) };
 	return form === 'ms' ? { ...seconds, 'retry-after-ms': String(Math.round(ms)) } : seconds;
 }
@@ -154,14 +170,19 @@ function retryAfterHeaders(form, waitMs, wallClockMs = Date.now()) {
 /** The rate-limit fields of an answer, in the limiter's form (none by default). */
 function rateLimitHeaders(form, { limit, remaining, resetMs, windowMs }, wallClockMs = Date.now()) {
 	const resetSeconds = Math.ceil(Math.max(0, resetMs) / 1000);
-	const windowSeconds = windowMs === undefined ? undefined : Math.max(1, Math.ceil(windowMs / 1000));
+	const windowSeconds =
+		windowMs === undefined ? undefined : Math.max(1, Math.ceil(windowMs / 1000));
 	switch (form) {
 		case 'x-ratelimit':
 		case 'x-ratelimit-epoch':
 			return {
 				'x-ratelimit-limit': String(limit),
 				'x-ratelimit-remaining': String(remaining),
-				'x-ratelimit-reset': String(form === 'x-ratelimit' ? resetSeconds : Math.ceil((wallClockMs + Math.max(0, resetMs)) / 1000)),
+				'x-ratelimit-reset': String(
+					form === 'x-ratelimit'
+						? resetSeconds
+						: Math.ceil((wallClockMs + Math.max(0, resetMs)) / 1000),
+				),
 			};
 		case 'ietf': // draft-ietf-httpapi-ratelimit-headers-08 to -10: structured-field lists of named policies
 			return {
@@ -178,4 +199,11 @@ function rateLimitHeaders(form, { limit, remaining, resetMs, windowMs }, wallClo
 	}
 }
 
-module.exports = { createLimiter, retryAfterHeaders, rateLimitHeaders, SHAPES, RETRY_AFTER_FORMS, HEADER_FORMS };
+module.exports = {
+	createLimiter,
+	retryAfterHeaders,
+	rateLimitHeaders,
+	SHAPES,
+	RETRY_AFTER_FORMS,
+	HEADER_FORMS,
+};

@@ -10,7 +10,12 @@ const http = require('node:http');
 const qs = require('qs');
 const { Store, ServiceError, invalid } = require('./store');
 const { seedDemo } = require('./seed');
-const { createLimiter, retryAfterHeaders, rateLimitHeaders, RETRY_AFTER_FORMS } = require('./limiters');
+const {
+	createLimiter,
+	retryAfterHeaders,
+	rateLimitHeaders,
+	RETRY_AFTER_FORMS,
+} = require('./limiters');
 
 const DEFAULTS = {
 	host: '127.0.0.1',
@@ -34,7 +39,14 @@ const DEFAULTS = {
 };
 
 const LIST_SHAPES = ['normal', 'no-data', 'null-data', 'bare-array'];
-const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'read_at', 'last_active_at', 'last_opened_at', 'archived_at'];
+const TIMESTAMP_FIELDS = [
+	'created_at',
+	'updated_at',
+	'read_at',
+	'last_active_at',
+	'last_opened_at',
+	'archived_at',
+];
 const STALLS = ['before', 'headers', 'body'];
 const REDIRECTS = [301, 302, 303, 307, 308];
 
@@ -44,7 +56,12 @@ const REDIRECTS = [301, 302, 303, 307, 308];
  *   `script`: scripted faults active from the start (as `failNext`).
  */
 function createSandbox(options = {}) {
-	const config = { ...DEFAULTS, ...options, faults: { ...options.faults }, quirks: validateQuirks({ ...options.quirks }) };
+	const config = {
+		...DEFAULTS,
+		...options,
+		faults: { ...options.faults },
+		quirks: validateQuirks({ ...options.quirks }),
+	};
 	const store = new Store({ unit: config.unit, clock: options.clock });
 	for (const contactId of new Set(Object.values(config.tokens))) {
 		store.addContact({ id: contactId, username: contactId === 'ct_me' ? 'me' : contactId });
@@ -54,7 +71,8 @@ function createSandbox(options = {}) {
 	// `history: N`: a conversation with a long past, for paging and polling costs.
 	let historyConversationId;
 	if (config.history > 0) {
-		if (!store.contacts.has('ct_history')) store.addContact({ id: 'ct_history', username: 'history' });
+		if (!store.contacts.has('ct_history'))
+			store.addContact({ id: 'ct_history', username: 'history' });
 		historyConversationId = store.createConversation({ contact_id: 'ct_history' }).id;
 		store.addHistory(historyConversationId, config.history);
 	}
@@ -91,7 +109,8 @@ function createSandbox(options = {}) {
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks).toString('utf8');
-			const delay = config.latencyMs + (config.latencyJitterMs > 0 ? jitter() * config.latencyJitterMs : 0);
+			const delay =
+				config.latencyMs + (config.latencyJitterMs > 0 ? jitter() * config.latencyJitterMs : 0);
 			const run = () => handle(req, res, body, admitted);
 			if (delay > 0) {
 				const timer = setTimeout(() => {
@@ -122,12 +141,21 @@ function createSandbox(options = {}) {
 			res.end(text);
 		};
 		const reply = (status, payload, headers = {}) => {
-			const shaped = status < 300 && config.quirks.timestampsAsStrings ? stringifyTimestamps(payload, config.quirks.timestampsAsStrings) : payload;
-			send(status, shaped === undefined ? '' : JSON.stringify(shaped), { 'content-type': 'application/json', ...headers });
+			const shaped =
+				status < 300 && config.quirks.timestampsAsStrings
+					? stringifyTimestamps(payload, config.quirks.timestampsAsStrings)
+					: payload;
+			send(status, shaped === undefined ? '' : JSON.stringify(shaped), {
+				'content-type': 'application/json',
+				...headers,
+			});
 		};
 		const withEcho = (message, always) =>
-			always || config.quirks.echoAuthorization ? `${message} [debug] Authorization: ${req.headers.authorization ?? '(none)'}` : message;
-		const fail = (status, type, message, headers) => reply(status, { error: { type, message: withEcho(message) } }, headers);
+			always || config.quirks.echoAuthorization
+				? `${message} [debug] Authorization: ${req.headers.authorization ?? '(none)'}`
+				: message;
+		const fail = (status, type, message, headers) =>
+			reply(status, { error: { type, message: withEcho(message) } }, headers);
 
 		const scriptedFault = takeScripted(req.method, url);
 		const fault = scriptedFault?.pass ? undefined : (scriptedFault ?? randomFault());
@@ -139,17 +167,26 @@ function createSandbox(options = {}) {
 		const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
 		const userId = token === undefined ? undefined : config.tokens[token];
 		if (userId === undefined) {
-			return fail(401, 'unauthorized', token === undefined ? 'Missing bearer token' : 'Invalid access token');
+			return fail(
+				401,
+				'unauthorized',
+				token === undefined ? 'Missing bearer token' : 'Invalid access token',
+			);
 		}
 		let limitHeaders = {};
 		if (limiter) {
 			const now = limiter.clock();
 			const { allowed, waitMs } =
-				limiter.shape === 'concurrency' ? { allowed: admitted !== false, waitMs: limiter.retryAfterMs } : limiter.take(now);
+				limiter.shape === 'concurrency'
+					? { allowed: admitted !== false, waitMs: limiter.retryAfterMs }
+					: limiter.take(now);
 			limitHeaders = rateLimitHeaders(limiter.headers, limiter.state(now));
 			if (!allowed) {
 				stats.rateLimited += 1;
-				return fail(429, 'rate_limited', 'Too many requests', { ...limitHeaders, ...retryAfterHeaders(limiter.retryAfter, waitMs) });
+				return fail(429, 'rate_limited', 'Too many requests', {
+					...limitHeaders,
+					...retryAfterHeaders(limiter.retryAfter, waitMs),
+				});
 			}
 		}
 
@@ -180,13 +217,22 @@ function createSandbox(options = {}) {
 			if (fault.stall) {
 				const text = JSON.stringify(payload);
 				record.status = fault.stall === 'headers' ? 'stalled after headers' : 'stalled mid-body';
-				res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...limitHeaders });
+				res.writeHead(status, {
+					'content-type': 'application/json',
+					'content-length': Buffer.byteLength(text),
+					...limitHeaders,
+				});
 				if (fault.stall === 'headers') res.flushHeaders();
 				else res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
 				return; // never ends; stop() closes the connection
 			}
 			const body = typeof fault.body === 'function' ? fault.body(payload) : fault.body;
-			return answerWith(fault.status ?? status, body, { ...limitHeaders, ...fault.headers }, fault.contentType);
+			return answerWith(
+				fault.status ?? status,
+				body,
+				{ ...limitHeaders, ...fault.headers },
+				fault.contentType,
+			);
 		}
 		reply(status, payload, limitHeaders);
 
@@ -201,16 +247,25 @@ function createSandbox(options = {}) {
 				return; // accepted, never answered; stop() closes the connection
 			}
 			if (f.redirect) {
-				return send(f.redirect, '', withoutNulls({ location: redirectLocation(f, url), ...f.headers }));
+				return send(
+					f.redirect,
+					'',
+					withoutNulls({ location: redirectLocation(f, url), ...f.headers }),
+				);
 			}
 			if (f.status === 429) stats.rateLimited += 1;
 			const retry =
 				f.status === 429 || f.status === 503
-					? retryAfterHeaders(f.retryAfterForm ?? 'ms', (f.retryAfter ?? config.faults.retryAfterSeconds ?? 0) * 1000)
+					? retryAfterHeaders(
+							f.retryAfterForm ?? 'ms',
+							(f.retryAfter ?? config.faults.retryAfterSeconds ?? 0) * 1000,
+						)
 					: {};
 			const headers = { ...retry, ...f.headers };
-			if (f.html !== undefined) return send(f.status, f.html, withoutNulls({ 'content-type': 'text/html', ...headers }));
-			if (f.body !== undefined || f.status < 400) return answerWith(f.status, f.body, headers, f.contentType);
+			if (f.html !== undefined)
+				return send(f.status, f.html, withoutNulls({ 'content-type': 'text/html', ...headers }));
+			if (f.body !== undefined || f.status < 400)
+				return answerWith(f.status, f.body, headers, f.contentType);
 			const type = f.status === 429 ? 'rate_limited' : f.status >= 500 ? 'server_error' : 'error';
 			const message = withEcho(f.message ?? defaultFaultMessage(f.status), f.echoAuthorization);
 			return reply(f.status, { error: { type, message } }, withoutNulls(headers));
@@ -219,17 +274,33 @@ function createSandbox(options = {}) {
 		/** A scripted answer: a string as is (text/plain unless told), anything else as JSON. */
 		function answerWith(answerStatus, body, headers, contentType) {
 			if (typeof body === 'string') {
-				return send(answerStatus, body, withoutNulls({ 'content-type': contentType ?? 'text/plain; charset=utf-8', ...headers }));
+				return send(
+					answerStatus,
+					body,
+					withoutNulls({ 'content-type': contentType ?? 'text/plain; charset=utf-8', ...headers }),
+				);
 			}
 			const text = body === undefined ? '' : JSON.stringify(body);
-			return send(answerStatus, text, withoutNulls({ 'content-type': contentType ?? 'application/json', ...headers }));
+			return send(
+				answerStatus,
+				text,
+				withoutNulls({ 'content-type': contentType ?? 'application/json', ...headers }),
+			);
 		}
 	}
 
 	function route(method, segments, params, userId) {
 		const [version, collection, id, ...rest] = segments;
-		if (version !== 'v1' || rest.length > 0 || !['messages', 'conversations'].includes(collection)) {
-			throw new ServiceError(404, 'not_found', `Unknown endpoint: ${method} /${segments.join('/')}`);
+		if (
+			version !== 'v1' ||
+			rest.length > 0 ||
+			!['messages', 'conversations'].includes(collection)
+		) {
+			throw new ServiceError(
+				404,
+				'not_found',
+				`Unknown endpoint: ${method} /${segments.join('/')}`,
+			);
 		}
 		const isMessages = collection === 'messages';
 		if (id === undefined) {
@@ -239,18 +310,28 @@ function createSandbox(options = {}) {
 				return [200, shapeList(page.hasMore, data)];
 			}
 			if (method === 'POST') {
-				return [200, isMessages ? store.sendMessage(userId, params) : store.createConversation(params)];
+				return [
+					200,
+					isMessages ? store.sendMessage(userId, params) : store.createConversation(params),
+				];
 			}
 		} else if (method === 'GET') {
 			return [200, isMessages ? store.renderMessage(store.message(id)) : store.conversation(id)];
 		} else if (method === 'PUT' || method === 'PATCH') {
-			return [200, isMessages ? store.updateMessage(id, params) : store.updateConversation(id, params)];
+			return [
+				200,
+				isMessages ? store.updateMessage(id, params) : store.updateConversation(id, params),
+			];
 		} else if (method === 'DELETE') {
 			if (isMessages) store.deleteMessage(id);
 			else store.deleteConversation(id);
 			return [200, { id, deleted: true }];
 		}
-		throw new ServiceError(405, 'method_not_allowed', `${method} is not allowed on /${segments.join('/')}`);
+		throw new ServiceError(
+			405,
+			'method_not_allowed',
+			`${method} is not allowed on /${segments.join('/')}`,
+		);
 	}
 
 	function shapeList(hasMore, data) {
@@ -282,7 +363,11 @@ function createSandbox(options = {}) {
 			start = at + 1;
 		}
 		const data = sorted.slice(start, start + limit);
-		if (endless === 'new') return { data: [...data, ...fabricate(isMessages, params, limit - data.length)], hasMore: true };
+		if (endless === 'new')
+			return {
+				data: [...data, ...fabricate(isMessages, params, limit - data.length)],
+				hasMore: true,
+			};
 		return { data, hasMore: endless === 'same' || start + limit < sorted.length };
 	}
 
@@ -297,7 +382,9 @@ function createSandbox(options = {}) {
 		let entry = listCache.entries.get(key);
 		if (!entry) {
 			const sign = config.order === 'oldest_first' ? 1 : -1;
-			const sorted = (isMessages ? store.listMessages(params) : store.listConversations(params)).sort(
+			const sorted = (
+				isMessages ? store.listMessages(params) : store.listConversations(params)
+			).sort(
 				(a, b) => sign * (a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
 			);
 			entry = { sorted, index: new Map(sorted.map((r, i) => [r.id, i])) };
@@ -411,7 +498,12 @@ function createSandbox(options = {}) {
 		},
 		/** Zeroes the request, 429 and fault counters. */
 		resetStats() {
-			Object.assign(stats, { requests: 0, rateLimited: 0, faults: 0, peakInFlight: stats.inFlight });
+			Object.assign(stats, {
+				requests: 0,
+				rateLimited: 0,
+				faults: 0,
+				peakInFlight: stats.inFlight,
+			});
 		},
 		/** Changes options of the running service (faults, latency, order, rateLimit, quirks, maxPageSize, ignoreCursor…). */
 		set(changes) {
@@ -454,10 +546,20 @@ function createOtherOrigin(config) {
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
 			const url = new URL(req.url, 'http://other');
-			requests.push({ method: req.method, path: url.pathname, query: url.search, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+			requests.push({
+				method: req.method,
+				path: url.pathname,
+				query: url.search,
+				headers: { ...req.headers },
+				body: Buffer.concat(chunks).toString('utf8'),
+			});
 			const { status, body, headers } = other.answer;
 			const text = typeof body === 'string' ? body : JSON.stringify(body);
-			res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+			res.writeHead(status, {
+				'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+				'content-length': Buffer.byteLength(text),
+				...headers,
+			});
 			res.end(text);
 		});
 	});
@@ -495,47 +597,76 @@ function createOtherOrigin(config) {
  */
 function validateQuirks(quirks) {
 	const known = ['listShape', 'endlessPages', 'timestampsAsStrings', 'echoAuthorization'];
-	for (const key of Object.keys(quirks)) if (!known.includes(key)) throw new Error(`Unknown quirk ${key} (known: ${known.join(', ')})`);
+	for (const key of Object.keys(quirks))
+		if (!known.includes(key)) throw new Error(`Unknown quirk ${key} (known: ${known.join(', ')})`);
 	if (quirks.listShape !== undefined && !LIST_SHAPES.includes(quirks.listShape)) {
 		throw new Error(`quirks.listShape is one of ${LIST_SHAPES.join(', ')}`);
 	}
-	if (![undefined, false, 'same', 'new'].includes(quirks.endlessPages)) throw new Error("quirks.endlessPages is false, 'same' or 'new'");
+	if (![undefined, false, 'same', 'new'].includes(quirks.endlessPages))
+		throw new Error("quirks.endlessPages is false, 'same' or 'new'");
 	const stamps = quirks.timestampsAsStrings;
-	if (Array.isArray(stamps) ? !stamps.every((f) => TIMESTAMP_FIELDS.includes(f)) : ![undefined, false, true].includes(stamps)) {
-		throw new Error(`quirks.timestampsAsStrings is true, false or a list of ${TIMESTAMP_FIELDS.join(', ')}`);
+	if (
+		Array.isArray(stamps)
+			? !stamps.every((f) => TIMESTAMP_FIELDS.includes(f))
+			: ![undefined, false, true].includes(stamps)
+	) {
+		throw new Error(
+			`quirks.timestampsAsStrings is true, false or a list of ${TIMESTAMP_FIELDS.join(', ')}`,
+		);
 	}
 	return quirks;
 }
 
 function validateFault(fault) {
 	const f = { ...fault };
-	if (f.stall !== undefined && !STALLS.includes(f.stall)) throw new Error(`fault.stall is one of ${STALLS.join(', ')}`);
-	if (f.redirect !== undefined && !REDIRECTS.includes(f.redirect)) throw new Error(`fault.redirect is one of ${REDIRECTS.join(', ')}`);
-	if (f.drop !== undefined && !['before', 'after'].includes(f.drop)) throw new Error("fault.drop is 'before' or 'after'");
+	if (f.stall !== undefined && !STALLS.includes(f.stall))
+		throw new Error(`fault.stall is one of ${STALLS.join(', ')}`);
+	if (f.redirect !== undefined && !REDIRECTS.includes(f.redirect))
+		throw new Error(`fault.redirect is one of ${REDIRECTS.join(', ')}`);
+	if (f.drop !== undefined && !['before', 'after'].includes(f.drop))
+		throw new Error("fault.drop is 'before' or 'after'");
 	if (f.retryAfterForm !== undefined && !RETRY_AFTER_FORMS.includes(f.retryAfterForm)) {
 		throw new Error(`fault.retryAfterForm is one of ${RETRY_AFTER_FORMS.join(', ')}`);
 	}
-	if (f.times !== undefined && f.times !== 'always' && !(Number.isInteger(f.times) && f.times > 0) && f.times !== Infinity) {
+	if (
+		f.times !== undefined &&
+		f.times !== 'always' &&
+		!(Number.isInteger(f.times) && f.times > 0) &&
+		f.times !== Infinity
+	) {
 		throw new Error("fault.times is a positive integer or 'always'");
 	}
-	const answers = [f.drop, f.stall, f.redirect, f.status, f.process && 'process'].filter((x) => x !== undefined && x !== false);
+	const answers = [f.drop, f.stall, f.redirect, f.status, f.process && 'process'].filter(
+		(x) => x !== undefined && x !== false,
+	);
 	// `{}` (with `match`/`times` if wanted): a placeholder that lets its request through, to aim the next fault.
 	f.pass = answers.length === 0;
 	if (f.pass && Object.keys(f).some((key) => !['match', 'times', 'pass'].includes(key))) {
-		throw new Error('a fault needs one of status, drop, stall, redirect or process ({} lets a request through)');
+		throw new Error(
+			'a fault needs one of status, drop, stall, redirect or process ({} lets a request through)',
+		);
 	}
 	return f;
 }
 
 /** Faults that let the service do the work first: the ambiguous and the misleading answers. */
 function isAfterProcessing(fault) {
-	return fault.drop === 'after' || fault.stall === 'headers' || fault.stall === 'body' || fault.process === true;
+	return (
+		fault.drop === 'after' ||
+		fault.stall === 'headers' ||
+		fault.stall === 'body' ||
+		fault.process === true
+	);
 }
 
 /** `match`: { method: 'GET' | ['PUT', 'PATCH'], path: '/v1/messages' | '/v1/messages/*' | RegExp, url: RegExp on path+query }. */
 function matches(match, method, url) {
 	if (!match) return true;
-	if (match.method !== undefined && ![].concat(match.method).some((m) => m.toUpperCase() === method)) return false;
+	if (
+		match.method !== undefined &&
+		![].concat(match.method).some((m) => m.toUpperCase() === method)
+	)
+		return false;
 	if (match.path !== undefined) {
 		const { path } = match;
 		const ok =
@@ -546,12 +677,15 @@ function matches(match, method, url) {
 					: path === url.pathname;
 		if (!ok) return false;
 	}
-	if (match.url !== undefined && !new RegExp(match.url).test(url.pathname + url.search)) return false;
+	if (match.url !== undefined && !new RegExp(match.url).test(url.pathname + url.search))
+		return false;
 	return true;
 }
 
 function withoutNulls(headers) {
-	return Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== null && value !== undefined));
+	return Object.fromEntries(
+		Object.entries(headers).filter(([, value]) => value !== null && value !== undefined),
+	);
 }
 
 function stringifyTimestamps(value, fields) {
@@ -559,7 +693,12 @@ function stringifyTimestamps(value, fields) {
 	const walk = (v) => {
 		if (Array.isArray(v)) return v.map(walk);
 		if (v === null || typeof v !== 'object') return v;
-		return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wanted.includes(k) && typeof x === 'number' ? String(x) : walk(x)]));
+		return Object.fromEntries(
+			Object.entries(v).map(([k, x]) => [
+				k,
+				wanted.includes(k) && typeof x === 'number' ? String(x) : walk(x),
+			]),
+		);
 	};
 	return walk(value);
 }
@@ -585,7 +724,8 @@ function parseBody(contentType = '', raw) {
 	if (contentType.startsWith('application/json')) {
 		try {
 			const parsed = JSON.parse(raw);
-			if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+			if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+				throw new Error('not an object');
 			return parsed;
 		} catch {
 			throw invalid('Body is not a JSON object');

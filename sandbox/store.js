@@ -138,7 +138,8 @@ class Store {
 		}
 		if ('is_pinned' in fields) next.is_pinned = parseBoolean(fields.is_pinned, 'is_pinned');
 		if ('is_muted' in fields) next.is_muted = parseBoolean(fields.is_muted, 'is_muted');
-		if ('archived_at' in fields) next.archived_at = parseTimestamp(fields.archived_at, 'archived_at');
+		if ('archived_at' in fields)
+			next.archived_at = parseTimestamp(fields.archived_at, 'archived_at');
 		this.conversations.set(id, next);
 		return next;
 	}
@@ -176,7 +177,8 @@ class Store {
 
 	/** `created_at` may be given by tests to model clock skew on the service. */
 	sendMessage(senderId, { conversation_id, message, attachments }, { createdAt } = {}) {
-		if (conversation_id === undefined || conversation_id === '') throw invalid('conversation_id is required');
+		if (conversation_id === undefined || conversation_id === '')
+			throw invalid('conversation_id is required');
 		if (typeof message !== 'string' || message === '') throw invalid('message is required');
 		const conversation = this.conversation(conversation_id);
 		const sender = this.contact(senderId);
@@ -195,7 +197,10 @@ class Store {
 		};
 		this.messages.set(record.id, record);
 		const later = (a) => (a === null || a < sentAt ? sentAt : a);
-		this.conversations.set(conversation_id, { ...conversation, last_active_at: later(conversation.last_active_at) });
+		this.conversations.set(conversation_id, {
+			...conversation,
+			last_active_at: later(conversation.last_active_at),
+		});
 		this.contacts.set(sender.id, { ...sender, last_active_at: later(sender.last_active_at) });
 		return this.renderMessage(record);
 	}
@@ -203,7 +208,8 @@ class Store {
 	updateMessage(id, fields) {
 		const record = { ...this.message(id) };
 		if ('message' in fields) {
-			if (typeof fields.message !== 'string' || fields.message === '') throw invalid('message must not be empty');
+			if (typeof fields.message !== 'string' || fields.message === '')
+				throw invalid('message must not be empty');
 			record.message = fields.message;
 		}
 		if ('reactions' in fields) record.reactions = parseReactions(fields.reactions);
@@ -228,9 +234,12 @@ class Store {
 	 * re-date records on edit or import do.
 	 */
 	redate(id, createdAt) {
-		if (!Number.isFinite(createdAt)) throw new TypeError(`redate: createdAt must be a number, got ${createdAt}`);
-		if (this.messages.has(id)) this.messages.set(id, { ...this.messages.get(id), created_at: createdAt });
-		else if (this.conversations.has(id)) this.conversations.set(id, { ...this.conversations.get(id), created_at: createdAt });
+		if (!Number.isFinite(createdAt))
+			throw new TypeError(`redate: createdAt must be a number, got ${createdAt}`);
+		if (this.messages.has(id))
+			this.messages.set(id, { ...this.messages.get(id), created_at: createdAt });
+		else if (this.conversations.has(id))
+			this.conversations.set(id, { ...this.conversations.get(id), created_at: createdAt });
 		else throw notFound('message or conversation', id);
 	}
 
@@ -238,7 +247,11 @@ class Store {
 	 * A long history, fast: `count` messages in one conversation, `step` units apart, the last at `endAt`
 	 * (default now), sent by `senderId` (default the conversation's contact, else ct_me). Returns the first and last ids.
 	 */
-	addHistory(conversationId, count, { senderId, endAt, step = 1, text = (i) => `history ${i}` } = {}) {
+	addHistory(
+		conversationId,
+		count,
+		{ senderId, endAt, step = 1, text = (i) => `history ${i}` } = {},
+	) {
 		const conversation = this.conversation(conversationId);
 		const sender = this.contact(senderId ?? conversation.contact_id ?? 'ct_me');
 		const last = endAt ?? this.now();
@@ -262,7 +275,10 @@ class Store {
 		}
 		if (count > 0) {
 			const later = (a) => (a === null || a < last ? last : a);
-			this.conversations.set(conversationId, { ...conversation, last_active_at: later(conversation.last_active_at) });
+			this.conversations.set(conversationId, {
+				...conversation,
+				last_active_at: later(conversation.last_active_at),
+			});
 			this.contacts.set(sender.id, { ...sender, last_active_at: later(sender.last_active_at) });
 		}
 		return { firstId, lastId };
@@ -282,7 +298,9 @@ class Store {
 		return {
 			...record,
 			contact: { ...this.contact(record.contact) },
-			reactions: Object.entries(record.reactions).map(([name, reactors]) => ({ [name]: [...reactors] })),
+			reactions: Object.entries(record.reactions).map(([name, reactors]) => ({
+				[name]: [...reactors],
+			})),
 			attachments: record.attachments.map((a) => ({ ...a })),
 		};
 	}
@@ -308,7 +326,11 @@ function parseTimestamp(value, field) {
 
 function parseAttachments(value) {
 	if (value === undefined || value === null || value === '') return [];
-	const list = Array.isArray(value) ? value : typeof value === 'object' ? Object.values(value) : null;
+	const list = Array.isArray(value)
+		? value
+		: typeof value === 'object'
+			? Object.values(value)
+			: null;
 	if (!list || !list.every((a) => a !== null && typeof a === 'object' && !Array.isArray(a))) {
 		throw invalid('attachments must be an array of attachment objects');
 	}
@@ -326,7 +348,8 @@ function parseReactions(value) {
 		}
 		for (const [name, reactors] of Object.entries(part)) {
 			const list = Array.isArray(reactors) ? reactors : [reactors];
-			if (!list.every((r) => typeof r === 'string')) throw invalid(`reactions[${name}] must be a list of reactors`);
+			if (!list.every((r) => typeof r === 'string'))
+				throw invalid(`reactions[${name}] must be a list of reactors`);
 			merged[name] = [...new Set([...(merged[name] ?? []), ...list])];
 		}
 	}

@@ -7,13 +7,19 @@ const path = require('node:path');
 
 const dir = path.join(__dirname, '..', 'test', 'e2e');
 const only = process.argv.slice(2);
-const suites = ['e2e.js', ...fs.readdirSync(dir).filter((f) => f.endsWith('.e2e.js')).sort()].filter(
-	(f) => only.length === 0 || only.some((o) => f.startsWith(o)),
-);
+const suites = [
+	'e2e.js',
+	...fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.e2e.js'))
+		.sort(),
+].filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)));
 let failed = 0;
 for (const suite of suites) {
 	console.log(`e2e suite: ${suite}`);
-	const { status, signal } = spawnSync(process.execPath, [path.join(dir, suite)], { stdio: 'inherit' });
+	const { status, signal } = spawnSync(process.execPath, [path.join(dir, suite)], {
+		stdio: 'inherit',
+	});
 	if (status !== 0) {
 		failed += 1;
 		console.log(`e2e suite: ${suite} failed (${signal ?? `exit ${status}`})`);

@@ -11,6 +11,7 @@ rm -rf dist
 node node_modules/gulp/bin/gulp.js build
 if [ "$long" = false ]; then
 	node node_modules/@n8n/node-cli/bin/n8n-node.mjs lint
+	node node_modules/prettier/bin/prettier.cjs --check . --log-level warn
 	node scripts/check/scan-package.mjs
 fi
 results=$(mktemp)

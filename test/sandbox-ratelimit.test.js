@@ -15,9 +15,16 @@ function manualClock() {
 }
 
 async function get(path = '/v1/conversations', options = {}) {
-	const response = await request(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` }, ...options });
+	const response = await request(`${sandbox.url}${path}`, {
+		headers: { authorization: `Bearer ${TOKEN}` },
+		...options,
+	});
 	const text = await response.body.text();
-	return { status: response.statusCode, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+	return {
+		status: response.statusCode,
+		headers: response.headers,
+		body: text ? JSON.parse(text) : undefined,
+	};
 }
 
 async function statuses(count) {
@@ -83,7 +90,9 @@ describe('concurrency cap', () => {
 		await start({ shape: 'concurrency', limit: 2 });
 		sandbox.failNext({ stall: 'before', times: 2 }); // two requests that hold their slots
 		const controllers = [new AbortController(), new AbortController()];
-		const held = controllers.map((c) => get('/v1/conversations', { signal: c.signal }).catch(() => 'aborted'));
+		const held = controllers.map((c) =>
+			get('/v1/conversations', { signal: c.signal }).catch(() => 'aborted'),
+		);
 		await until(() => sandbox.requests.filter((r) => r.status === 'stalled').length === 2);
 		const limited = await get();
 		expect(limited.status).toBe(429);
@@ -102,7 +111,11 @@ describe('concurrency cap', () => {
 		const held = get('/v1/conversations', { signal: controller.signal }).catch(() => 'aborted');
 		await until(() => sandbox.stats.inFlight === 1 && sandbox.requests.length === 1);
 		const limited = await get();
-		expect([limited.status, limited.headers['retry-after'], limited.headers['retry-after-ms']]).toEqual([429, '3', '2500']);
+		expect([
+			limited.status,
+			limited.headers['retry-after'],
+			limited.headers['retry-after-ms'],
+		]).toEqual([429, '3', '2500']);
 		controller.abort();
 		await held;
 	});
@@ -115,7 +128,11 @@ describe('Retry-After forms', () => {
 		expect(await statuses(1)).toEqual([200]);
 		clock.now = 100;
 		const limited = await get();
-		expect([limited.status, limited.headers['retry-after'], limited.headers['retry-after-ms']]).toEqual([429, '1', '150']);
+		expect([
+			limited.status,
+			limited.headers['retry-after'],
+			limited.headers['retry-after-ms'],
+		]).toEqual([429, '1', '150']);
 	});
 
 	test('seconds, an HTTP date, or absent, on every shape', async () => {
@@ -124,9 +141,20 @@ describe('Retry-After forms', () => {
 		await get();
 		clock.now = 100;
 		let limited = await get();
-		expect([limited.headers['retry-after'], limited.headers['retry-after-ms']]).toEqual(['1', undefined]);
+		expect([limited.headers['retry-after'], limited.headers['retry-after-ms']]).toEqual([
+			'1',
+			undefined,
+		]);
 
-		sandbox.set({ rateLimit: { shape: 'fixed-window', limit: 1, windowMs: 60_000, clock, retryAfter: 'http-date' } });
+		sandbox.set({
+			rateLimit: {
+				shape: 'fixed-window',
+				limit: 1,
+				windowMs: 60_000,
+				clock,
+				retryAfter: 'http-date',
+			},
+		});
 		clock.now = 0;
 		await get();
 		clock.now = 30_000;
@@ -138,7 +166,9 @@ describe('Retry-After forms', () => {
 		expect(Date.parse(date)).toBeGreaterThanOrEqual(Math.floor((before + 30_000) / 1000) * 1000);
 		expect(Date.parse(date)).toBeLessThanOrEqual(Math.ceil((after + 30_000) / 1000) * 1000);
 
-		sandbox.set({ rateLimit: { shape: 'sliding-window', limit: 1, windowMs: 1000, clock, retryAfter: 'none' } });
+		sandbox.set({
+			rateLimit: { shape: 'sliding-window', limit: 1, windowMs: 1000, clock, retryAfter: 'none' },
+		});
 		await get();
 		limited = await get();
 		expect(limited.status).toBe(429);
@@ -168,8 +198,18 @@ describe('Retry-After forms', () => {
 describe('rate-limit fields on every answer', () => {
 	test('X-RateLimit-Limit/-Remaining/-Reset (seconds until the reset)', async () => {
 		const clock = manualClock();
-		await start({ shape: 'fixed-window', limit: 2, windowMs: 60_000, clock, headers: 'x-ratelimit' });
-		const fields = (h) => [h['x-ratelimit-limit'], h['x-ratelimit-remaining'], h['x-ratelimit-reset']];
+		await start({
+			shape: 'fixed-window',
+			limit: 2,
+			windowMs: 60_000,
+			clock,
+			headers: 'x-ratelimit',
+		});
+		const fields = (h) => [
+			h['x-ratelimit-limit'],
+			h['x-ratelimit-remaining'],
+			h['x-ratelimit-reset'],
+		];
 		expect(fields((await get()).headers)).toEqual(['2', '1', '60']);
 		clock.now = 15_000;
 		const notFound = await get('/v1/messages/msg_nope'); // past the limiter, so it counts and says so
@@ -184,7 +224,13 @@ describe('rate-limit fields on every answer', () => {
 
 	test('X-RateLimit-Reset as Unix seconds', async () => {
 		const clock = manualClock();
-		await start({ shape: 'fixed-window', limit: 2, windowMs: 60_000, clock, headers: 'x-ratelimit-epoch' });
+		await start({
+			shape: 'fixed-window',
+			limit: 2,
+			windowMs: 60_000,
+			clock,
+			headers: 'x-ratelimit-epoch',
+		});
 		const before = Date.now();
 		const reset = Number((await get()).headers['x-ratelimit-reset']);
 		expect(reset).toBeGreaterThanOrEqual(Math.ceil((before + 60_000) / 1000));
@@ -195,13 +241,27 @@ describe('rate-limit fields on every answer', () => {
 		const clock = manualClock();
 		await start({ shape: 'sliding-window', limit: 100, windowMs: 60_000, clock, headers: 'ietf' });
 		let answer = await get();
-		expect([answer.headers['ratelimit-policy'], answer.headers.ratelimit]).toEqual(['"default";q=100;w=60', '"default";r=99;t=60']);
+		expect([answer.headers['ratelimit-policy'], answer.headers.ratelimit]).toEqual([
+			'"default";q=100;w=60',
+			'"default";r=99;t=60',
+		]);
 		clock.now = 55_000;
 		answer = await get();
 		expect(answer.headers.ratelimit).toBe('"default";r=98;t=5');
-		sandbox.set({ rateLimit: { shape: 'fixed-window', limit: 100, windowMs: 60_000, clock, headers: 'ietf-draft-07' } });
+		sandbox.set({
+			rateLimit: {
+				shape: 'fixed-window',
+				limit: 100,
+				windowMs: 60_000,
+				clock,
+				headers: 'ietf-draft-07',
+			},
+		});
 		answer = await get();
-		expect([answer.headers['ratelimit-policy'], answer.headers.ratelimit]).toEqual(['100;w=60', 'limit=100, remaining=99, reset=5']);
+		expect([answer.headers['ratelimit-policy'], answer.headers.ratelimit]).toEqual([
+			'100;w=60',
+			'limit=100, remaining=99, reset=5',
+		]);
 	});
 
 	test('a token bucket: limit = burst, remaining = whole tokens left, reset = until full; a concurrency cap: no window', async () => {
@@ -209,10 +269,17 @@ describe('rate-limit fields on every answer', () => {
 		await start({ perSecond: 10, burst: 5, clock, headers: 'x-ratelimit' });
 		await get();
 		const h = (await get()).headers;
-		expect([h['x-ratelimit-limit'], h['x-ratelimit-remaining'], h['x-ratelimit-reset']]).toEqual(['5', '3', '1']);
+		expect([h['x-ratelimit-limit'], h['x-ratelimit-remaining'], h['x-ratelimit-reset']]).toEqual([
+			'5',
+			'3',
+			'1',
+		]);
 		sandbox.set({ rateLimit: { shape: 'concurrency', limit: 4, headers: 'ietf' } });
 		const answer = await get();
-		expect([answer.headers['ratelimit-policy'], answer.headers.ratelimit]).toEqual(['"default";q=4', '"default";r=3;t=0']);
+		expect([answer.headers['ratelimit-policy'], answer.headers.ratelimit]).toEqual([
+			'"default";q=4',
+			'"default";r=3;t=0',
+		]);
 	});
 });
 
@@ -231,30 +298,58 @@ test('stats count every request and every 429; the shape changes while running a
 });
 
 test('a bad limiter is refused at start and while running, leaving the running one in place', async () => {
-	expect(() => require('../sandbox/server').createSandbox({ rateLimit: { shape: 'leaky' } })).toThrow(/rateLimit.shape is one of/);
+	expect(() =>
+		require('../sandbox/server').createSandbox({ rateLimit: { shape: 'leaky' } }),
+	).toThrow(/rateLimit.shape is one of/);
 	const clock = manualClock();
 	await start({ shape: 'fixed-window', limit: 1, windowMs: 1000, clock });
-	expect(() => sandbox.set({ rateLimit: { shape: 'fixed-window', limit: 0 } })).toThrow(/limit must be a positive number/);
-	expect(() => sandbox.set({ rateLimit: { perSecond: 1, retryAfter: 'minutes' } })).toThrow(/retryAfter is one of/);
+	expect(() => sandbox.set({ rateLimit: { shape: 'fixed-window', limit: 0 } })).toThrow(
+		/limit must be a positive number/,
+	);
+	expect(() => sandbox.set({ rateLimit: { perSecond: 1, retryAfter: 'minutes' } })).toThrow(
+		/retryAfter is one of/,
+	);
 	expect(await statuses(2)).toEqual([200, 429]);
 });
 
 test('command line: every shape, form and field', () => {
-	expect(parseArgs(['--rate-limit', '5', '--rate-shape', 'sliding-window', '--rate-window-ms', '200', '--retry-after', 'http-date', '--rate-headers', 'ietf']).rateLimit).toEqual({
+	expect(
+		parseArgs([
+			'--rate-limit',
+			'5',
+			'--rate-shape',
+			'sliding-window',
+			'--rate-window-ms',
+			'200',
+			'--retry-after',
+			'http-date',
+			'--rate-headers',
+			'ietf',
+		]).rateLimit,
+	).toEqual({
 		shape: 'sliding-window',
 		limit: 5,
 		windowMs: 200,
 		retryAfter: 'http-date',
 		headers: 'ietf',
 	});
-	expect(parseArgs(['--rate-limit', '100', '--rate-burst', '10']).rateLimit).toEqual({ perSecond: 100, burst: 10 });
-	expect(parseArgs(['--rate-limit', '8', '--rate-shape', 'concurrency', '--rate-retry-after-ms', '500']).rateLimit).toEqual({ shape: 'concurrency', limit: 8, retryAfterMs: 500 });
+	expect(parseArgs(['--rate-limit', '100', '--rate-burst', '10']).rateLimit).toEqual({
+		perSecond: 100,
+		burst: 10,
+	});
+	expect(
+		parseArgs(['--rate-limit', '8', '--rate-shape', 'concurrency', '--rate-retry-after-ms', '500'])
+			.rateLimit,
+	).toEqual({ shape: 'concurrency', limit: 8, retryAfterMs: 500 });
 	expect(() => parseArgs(['--rate-shape', 'fixed-window'])).toThrow(/--rate-limit N is needed/);
-	expect(() => parseArgs(['--retry-after', 'minutes', '--rate-limit', '1'])).toThrow(/--retry-after is one of/);
+	expect(() => parseArgs(['--retry-after', 'minutes', '--rate-limit', '1'])).toThrow(
+		/--retry-after is one of/,
+	);
 });
 
 /** Waits, a turn of the event loop at a time, for what the server has to observe (a socket event). */
 async function until(condition) {
-	for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+	for (let i = 0; i < 2000 && !condition(); i++)
+		await new Promise((resolve) => setTimeout(resolve, 1));
 	expect(condition()).toBe(true);
 }

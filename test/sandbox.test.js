@@ -8,10 +8,19 @@ afterEach(() => sandbox?.stop());
 
 async function call(method, path, { body, token = TOKEN, json } = {}) {
 	const headers = token ? { authorization: `Bearer ${token}` } : {};
-	if (body !== undefined) headers['content-type'] = json ? 'application/json' : 'application/x-www-form-urlencoded';
-	const response = await request(`${sandbox.url}${path}`, { method, headers, body: json ? JSON.stringify(body) : body });
+	if (body !== undefined)
+		headers['content-type'] = json ? 'application/json' : 'application/x-www-form-urlencoded';
+	const response = await request(`${sandbox.url}${path}`, {
+		method,
+		headers,
+		body: json ? JSON.stringify(body) : body,
+	});
 	const text = await response.body.text();
-	return { status: response.statusCode, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+	return {
+		status: response.statusCode,
+		body: text ? JSON.parse(text) : undefined,
+		headers: response.headers,
+	};
 }
 
 describe('sandbox service', () => {
@@ -22,45 +31,90 @@ describe('sandbox service', () => {
 	});
 
 	test('bearer token required: 401 with a JSON error', async () => {
-		expect(await call('GET', '/v1/messages', { token: null })).toMatchObject({ status: 401, body: { error: { type: 'unauthorized', message: 'Missing bearer token' } } });
-		expect((await call('GET', '/v1/messages', { token: 'nope' })).body.error.message).toBe('Invalid access token');
+		expect(await call('GET', '/v1/messages', { token: null })).toMatchObject({
+			status: 401,
+			body: { error: { type: 'unauthorized', message: 'Missing bearer token' } },
+		});
+		expect((await call('GET', '/v1/messages', { token: 'nope' })).body.error.message).toBe(
+			'Invalid access token',
+		);
 	});
 
 	test('spec defaults on create and send; list shape; delete cascades', async () => {
-		const conversation = (await call('POST', '/v1/conversations', { body: 'contact_id=ct_ann' })).body;
-		expect(conversation).toMatchObject({ contact_id: 'ct_ann', group_id: null, is_pinned: false, is_muted: false, pinned_message_id: null, archived_at: null, last_active_at: null, last_opened_at: null });
-		const message = (await call('POST', '/v1/messages', { body: `conversation_id=${conversation.id}&message=hi` })).body;
-		expect(message).toMatchObject({ read_at: null, updated_at: null, reactions: [], attachments: [], contact: { id: 'ct_me', username: 'me' } });
+		const conversation = (await call('POST', '/v1/conversations', { body: 'contact_id=ct_ann' }))
+			.body;
+		expect(conversation).toMatchObject({
+			contact_id: 'ct_ann',
+			group_id: null,
+			is_pinned: false,
+			is_muted: false,
+			pinned_message_id: null,
+			archived_at: null,
+			last_active_at: null,
+			last_opened_at: null,
+		});
+		const message = (
+			await call('POST', '/v1/messages', { body: `conversation_id=${conversation.id}&message=hi` })
+		).body;
+		expect(message).toMatchObject({
+			read_at: null,
+			updated_at: null,
+			reactions: [],
+			attachments: [],
+			contact: { id: 'ct_me', username: 'me' },
+		});
 		expect((await call('GET', '/v1/messages')).body).toEqual({ has_more: false, data: [message] });
-		expect((await call('DELETE', `/v1/conversations/${conversation.id}`)).body).toEqual({ id: conversation.id, deleted: true });
+		expect((await call('DELETE', `/v1/conversations/${conversation.id}`)).body).toEqual({
+			id: conversation.id,
+			deleted: true,
+		});
 		expect((await call('GET', `/v1/messages/${message.id}`)).status).toBe(404);
 	});
 
 	test('a group conversation; contact or group required', async () => {
-		expect((await call('POST', '/v1/conversations', { body: 'group_id=grp_1' })).body).toMatchObject({ group_id: 'grp_1', contact_id: null });
-		expect(await call('POST', '/v1/conversations', { body: '' })).toMatchObject({ status: 400, body: { error: { message: 'Either contact_id or group_id is required' } } });
+		expect(
+			(await call('POST', '/v1/conversations', { body: 'group_id=grp_1' })).body,
+		).toMatchObject({ group_id: 'grp_1', contact_id: null });
+		expect(await call('POST', '/v1/conversations', { body: '' })).toMatchObject({
+			status: 400,
+			body: { error: { message: 'Either contact_id or group_id is required' } },
+		});
 	});
 
 	test('pages: 10 by default, limit up to the maximum, has_more, starting_after, filters', async () => {
-		for (let i = 0; i < 25; i++) sandbox.store.createConversation({ contact_id: 'ct_ann', created_at: i });
+		for (let i = 0; i < 25; i++)
+			sandbox.store.createConversation({ contact_id: 'ct_ann', created_at: i });
 		sandbox.store.updateConversation('conv_00000003', { is_muted: 'true' });
 		const first = (await call('GET', '/v1/conversations')).body;
 		expect(first.data).toHaveLength(10);
 		expect(first.has_more).toBe(true);
 		expect(first.data[0].id).toBe('conv_00000025');
-		const next = (await call('GET', `/v1/conversations?limit=500&starting_after=${first.data[9].id}`)).body;
+		const next = (
+			await call('GET', `/v1/conversations?limit=500&starting_after=${first.data[9].id}`)
+		).body;
 		expect(next.data).toHaveLength(15);
 		expect(next.has_more).toBe(false);
-		expect((await call('GET', '/v1/conversations?muted=true')).body.data.map((c) => c.id)).toEqual(['conv_00000003']);
+		expect((await call('GET', '/v1/conversations?muted=true')).body.data.map((c) => c.id)).toEqual([
+			'conv_00000003',
+		]);
 		expect((await call('GET', '/v1/conversations?limit=0')).status).toBe(400);
 	});
 
 	test('reactions in the documented form, names with brackets included; JSON bodies too', async () => {
 		sandbox.store.createConversation({ contact_id: 'ct_ann' });
 		sandbox.store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: 'x' });
-		let updated = (await call('PUT', '/v1/messages/msg_00000001', { body: 'reactions[a%5Bb%5D%26c][]=z%C3%B6e&reactions[like][]=ann&reactions[like][]=bob' })).body;
+		let updated = (
+			await call('PUT', '/v1/messages/msg_00000001', {
+				body: 'reactions[a%5Bb%5D%26c][]=z%C3%B6e&reactions[like][]=ann&reactions[like][]=bob',
+			})
+		).body;
 		expect(updated.reactions).toEqual([{ 'a[b]&c': ['zöe'] }, { like: ['ann', 'bob'] }]);
-		updated = (await call('PUT', '/v1/messages/msg_00000001', { body: { reactions: { love: ['cy'] } }, json: true })).body;
+		updated = (
+			await call('PUT', '/v1/messages/msg_00000001', {
+				body: { reactions: { love: ['cy'] } },
+				json: true,
+			})
+		).body;
 		expect(updated.reactions).toEqual([{ love: ['cy'] }]);
 		updated = (await call('PUT', '/v1/messages/msg_00000001', { body: 'reactions=' })).body;
 		expect(updated.reactions).toEqual([]);
@@ -92,5 +146,7 @@ test('the demo seed: contacts, a group, pinned, muted, archived and stale conver
 	expect(conversations.some((c) => c.is_muted)).toBe(true);
 	expect(conversations.some((c) => c.archived_at !== null)).toBe(true);
 	expect(conversations.some((c) => c.group_id !== null && c.pinned_message_id !== null)).toBe(true);
-	expect([...sandbox.store.messages.values()].some((m) => Object.keys(m.reactions).length > 0)).toBe(true);
+	expect(
+		[...sandbox.store.messages.values()].some((m) => Object.keys(m.reactions).length > 0),
+	).toBe(true);
 });

@@ -31,7 +31,10 @@ export async function searchPage(
 	const fetchPage = servicePages(context, collection, query);
 	let results: INodeListSearchResult['results'] = [];
 	let last: ListedPage | undefined;
-	for await (const page of walkPages(fetchPage, { cursor: options.cursor, maxPages: SEARCH_MAX_PAGES })) {
+	for await (const page of walkPages(fetchPage, {
+		cursor: options.cursor,
+		maxPages: SEARCH_MAX_PAGES,
+	})) {
 		last = page;
 		results = page.records
 			.map((record) => ({ name: label(record), value: String(record.id) }))

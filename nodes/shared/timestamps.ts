@@ -86,7 +86,14 @@ export function timezoneOffsetMs(epochMs: number, timeZone: string): number {
 		second: '2-digit',
 	}).formatToParts(new Date(epochMs));
 	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+	const asUtc = Date.UTC(
+		get('year'),
+		get('month') - 1,
+		get('day'),
+		get('hour'),
+		get('minute'),
+		get('second'),
+	);
 	return asUtc - Math.floor(epochMs / 1000) * 1000;
 }
 
@@ -107,14 +114,20 @@ export function parseDateInput(
 	unit: TimestampUnit,
 	timeZone = 'UTC',
 ): { timestamp: number } | { problem: string } {
-	const notADate = { problem: `is not a date: ${String(input)} (use ISO 8601, e.g. 2025-03-05T14:30:00Z)` };
+	const notADate = {
+		problem: `is not a date: ${String(input)} (use ISO 8601, e.g. 2025-03-05T14:30:00Z)`,
+	};
 	if (input instanceof Date) {
-		return Number.isNaN(input.getTime()) ? notADate : { timestamp: fromMilliseconds(input.getTime(), unit) };
+		return Number.isNaN(input.getTime())
+			? notADate
+			: { timestamp: fromMilliseconds(input.getTime(), unit) };
 	}
 	const toMillis = (input as { toMillis?: unknown } | null)?.toMillis; // n8n's (Luxon) DateTime
 	if (typeof toMillis === 'function') {
 		const milliseconds = Number(toMillis.call(input));
-		return Number.isFinite(milliseconds) ? { timestamp: fromMilliseconds(milliseconds, unit) } : notADate;
+		return Number.isFinite(milliseconds)
+			? { timestamp: fromMilliseconds(milliseconds, unit) }
+			: notADate;
 	}
 	if (typeof input === 'number') return Number.isInteger(input) ? { timestamp: input } : notADate;
 	if (typeof input !== 'string') return notADate;

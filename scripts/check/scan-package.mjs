@@ -22,7 +22,9 @@ try {
 		.map((f) => f.path)
 		.filter((p) => !/^(package\.json|README\.md|LICENSE|dist\/.+\.(js|svg|node\.json))$/.test(p));
 	if (unexpected.length > 0) {
-		throw new Error(`the tarball ships files n8n does not load: ${unexpected.slice(0, 5).join(', ')}…`);
+		throw new Error(
+			`the tarball ships files n8n does not load: ${unexpected.slice(0, 5).join(', ')}…`,
+		);
 	}
 	const unpacked = path.join(work, 'package');
 	fs.mkdirSync(unpacked);

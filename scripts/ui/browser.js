@@ -26,10 +26,15 @@ function ensureChromium(log) {
 	log('ui: installing Debian’s chromium with apt-get (once)…');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	// Waits for another apt/dpkg run to release its lock instead of failing.
-	const apt = (args) => execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+	const apt = (args) =>
+		execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
+			env,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 	apt(['update', '-q']);
 	apt(['install', '-y', '-q', '--no-install-recommends', 'chromium']);
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is missing`);
+	if (!fs.existsSync(CHROMIUM))
+		throw new Error(`apt-get installed chromium but ${CHROMIUM} is missing`);
 }
 
 async function launchBrowser(profileDir) {
@@ -69,18 +74,27 @@ async function chooseOption(page, name, optionName) {
 	const listId = await input.locator('input[role=combobox]').getAttribute('aria-controls');
 	const items = page.locator(`[id="${listId}"] [data-test-id=parameter-input-item]`);
 	await items.first().waitFor();
-	const texts = await items.evaluateAll((els) => els.map((e) => (e.querySelector('.option-headline') ?? e).textContent.trim()));
+	const texts = await items.evaluateAll((els) =>
+		els.map((e) => (e.querySelector('.option-headline') ?? e).textContent.trim()),
+	);
 	const index = texts.indexOf(optionName);
-	if (index === -1) throw new Error(`"${optionName}" is not among the options of ${name}: ${texts.join(', ')}`);
+	if (index === -1)
+		throw new Error(`"${optionName}" is not among the options of ${name}: ${texts.join(', ')}`);
 	await items.nth(index).click();
-	const shown = await settle(() => selectedOption(input), (text) => text === optionName);
-	if (shown !== optionName) throw new Error(`${name} shows "${shown}" after choosing "${optionName}"`);
+	const shown = await settle(
+		() => selectedOption(input),
+		(text) => text === optionName,
+	);
+	if (shown !== optionName)
+		throw new Error(`${name} shows "${shown}" after choosing "${optionName}"`);
 }
 
 /** The text an options parameter shows (element-plus keeps it beside a read-only input). */
 async function selectedOption(input) {
 	return await input.evaluate((el) => {
-		const selected = el.querySelector('.el-select__selected-item:not(.is-hidden):not(.is-transparent), .el-select__placeholder:not(.is-transparent)');
+		const selected = el.querySelector(
+			'.el-select__selected-item:not(.is-hidden):not(.is-transparent), .el-select__placeholder:not(.is-transparent)',
+		);
 		return (selected?.textContent || el.querySelector('input')?.value || el.innerText || '').trim();
 	});
 }
@@ -93,14 +107,21 @@ async function selectedOption(input) {
 async function visibleParameters(page) {
 	return await page.getByTestId('node-parameters').evaluate((root) => {
 		const items = [...root.querySelectorAll('[data-test-id=parameter-item]')].filter(
-			(item) => item.offsetParent !== null && !item.parentElement.closest('[data-test-id=parameter-item]'),
+			(item) =>
+				item.offsetParent !== null && !item.parentElement.closest('[data-test-id=parameter-item]'),
 		);
 		const shown = [];
 		for (const item of items) {
 			const label = item.querySelector('[data-test-id=input-label] label[for]');
 			const notice = item.querySelector('.n8n-notice, [class*=notice]');
 			if (!label) {
-				if (notice) shown.push({ name: '(notice)', label: notice.innerText.trim(), required: false, value: '' });
+				if (notice)
+					shown.push({
+						name: '(notice)',
+						label: notice.innerText.trim(),
+						required: false,
+						value: '',
+					});
 				continue; // the credential slot
 			}
 			const name = label.getAttribute('for');
@@ -111,17 +132,34 @@ async function visibleParameters(page) {
 			let value;
 			const toggle = input.querySelector('.el-switch, [role=switch]');
 			const mode = input.querySelector('[data-test-id=rlc-mode-selector]');
-			const field = input.querySelector('[data-test-id=parameter-input-field], input:not([role=combobox]), textarea');
+			const field = input.querySelector(
+				'[data-test-id=parameter-input-field], input:not([role=combobox]), textarea',
+			);
 			const select = input.querySelector('.el-select');
 			if (mode) value = (mode.querySelector('input')?.value || mode.innerText).trim();
-			else if (toggle) value = String(toggle.classList.contains('is-checked') || toggle.getAttribute('aria-checked') === 'true');
+			else if (toggle)
+				value = String(
+					toggle.classList.contains('is-checked') || toggle.getAttribute('aria-checked') === 'true',
+				);
 			else if (select) {
-				const selected = select.querySelector('.el-select__selected-item:not(.is-hidden):not(.is-transparent)');
+				const selected = select.querySelector(
+					'.el-select__selected-item:not(.is-hidden):not(.is-transparent)',
+				);
 				value = (selected?.textContent || select.querySelector('input')?.value || '').trim();
 			} else if (field) value = field.value ?? field.textContent;
-			else if (item.querySelector('[data-test-id=collection-parameter-add], [data-test-id=fixed-collection-add]')) value = '';
+			else if (
+				item.querySelector(
+					'[data-test-id=collection-parameter-add], [data-test-id=fixed-collection-add]',
+				)
+			)
+				value = '';
 			else value = input.innerText.trim();
-			shown.push({ name, label: labelText.replace(/\s*\*$/, ''), required: asterisk || issues, value });
+			shown.push({
+				name,
+				label: labelText.replace(/\s*\*$/, ''),
+				required: asterisk || issues,
+				value,
+			});
 		}
 		return shown;
 	});
@@ -130,7 +168,15 @@ async function visibleParameters(page) {
 /** Every data-test-id on the page: printed when a scenario fails, to see what the editor showed instead. */
 async function testIdsOnPage(page) {
 	return await page
-		.evaluate(() => [...new Set([...document.querySelectorAll('[data-test-id]')].map((e) => e.getAttribute('data-test-id')))].join(' '))
+		.evaluate(() =>
+			[
+				...new Set(
+					[...document.querySelectorAll('[data-test-id]')].map((e) =>
+						e.getAttribute('data-test-id'),
+					),
+				),
+			].join(' '),
+		)
 		.catch(() => '(page closed)');
 }
 
@@ -161,13 +207,29 @@ async function contactSheet(context, shots, file) {
 	try {
 		await page.setViewportSize({ width: 1920, height: 1000 });
 		await page.setContent(html);
-		await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
+		await page.waitForFunction(() =>
+			[...document.images].every((i) => i.complete && i.naturalWidth > 0),
+		);
 		await page.screenshot({ path: file, fullPage: true });
 	} finally {
 		await page.close();
 	}
 }
 
-const escapeHtml = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const escapeHtml = (text) =>
+	String(text).replace(
+		/[&<>"]/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c],
+	);
 
-module.exports = { ensureChromium, launchBrowser, settle, chooseOption, visibleParameters, testIdsOnPage, openNode, contactSheet, CHROMIUM };
+module.exports = {
+	ensureChromium,
+	launchBrowser,
+	settle,
+	chooseOption,
+	visibleParameters,
+	testIdsOnPage,
+	openNode,
+	contactSheet,
+	CHROMIUM,
+};

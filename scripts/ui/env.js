@@ -34,12 +34,17 @@ function seed(store) {
 
 /** The service's list order, whatever order the store keeps: newest first, by created_at then id. */
 const newestFirst = (messages) =>
-	[...messages].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+	[...messages].sort(
+		(a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+	);
 
 async function prepare({ log = n8n.log } = {}) {
 	n8n.ensureN8n();
 	log('ui: building and packing the package…');
-	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], { cwd: n8n.ROOT, stdio: 'ignore' });
+	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
+		cwd: n8n.ROOT,
+		stdio: 'ignore',
+	});
 	fs.rmSync(USER, { recursive: true, force: true });
 	fs.rmSync(SHOTS, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
@@ -75,4 +80,15 @@ async function prepare({ log = n8n.log } = {}) {
 	return { sandbox, app, session, extraConversations, token: TOKEN };
 }
 
-module.exports = { prepare, newestFirst, WORK, USER, SHOTS, TOKEN, CREDENTIAL_ID, CREDENTIAL_NAME, EXTRA_CONVERSATIONS, customerId };
+module.exports = {
+	prepare,
+	newestFirst,
+	WORK,
+	USER,
+	SHOTS,
+	TOKEN,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	EXTRA_CONVERSATIONS,
+	customerId,
+};

@@ -14,12 +14,19 @@ function loadNode(file, className) {
 }
 
 const messagingDescription = () => loadNode('nodes/Messaging/Messaging.node.js', 'Messaging');
-const triggerDescription = () => loadNode('nodes/MessagingTrigger/MessagingTrigger.node.js', 'MessagingTrigger');
+const triggerDescription = () =>
+	loadNode('nodes/MessagingTrigger/MessagingTrigger.node.js', 'MessagingTrigger');
 
 function conditionHolds(wanted, actual, version) {
-	if (!Array.isArray(wanted)) throw new Error(`displayOptions condition ${JSON.stringify(wanted)}: only value lists are supported here`);
+	if (!Array.isArray(wanted))
+		throw new Error(
+			`displayOptions condition ${JSON.stringify(wanted)}: only value lists are supported here`,
+		);
 	return wanted.some((w) => {
-		if (w && typeof w === 'object' && '_cnd' in w) throw new Error(`displayOptions _cnd conditions are not supported here: ${JSON.stringify(w)}`);
+		if (w && typeof w === 'object' && '_cnd' in w)
+			throw new Error(
+				`displayOptions _cnd conditions are not supported here: ${JSON.stringify(w)}`,
+			);
 		return w === actual;
 	});
 }
@@ -28,8 +35,16 @@ function conditionHolds(wanted, actual, version) {
 function isDisplayed(property, values, version) {
 	const { show, hide } = property.displayOptions ?? {};
 	const valueOf = (key) => (key === '@version' ? version : values[key.replace(/^\//, '')]);
-	if (show && !Object.entries(show).every(([key, wanted]) => conditionHolds(wanted, valueOf(key), version))) return false;
-	if (hide && Object.entries(hide).some(([key, wanted]) => conditionHolds(wanted, valueOf(key), version))) return false;
+	if (
+		show &&
+		!Object.entries(show).every(([key, wanted]) => conditionHolds(wanted, valueOf(key), version))
+	)
+		return false;
+	if (
+		hide &&
+		Object.entries(hide).some(([key, wanted]) => conditionHolds(wanted, valueOf(key), version))
+	)
+		return false;
 	return true;
 }
 
@@ -43,14 +58,18 @@ function shownDefault(property) {
 		case 'boolean':
 			return String(property.default);
 		case 'resourceLocator': {
-			const mode = property.modes.find((m) => m.name === (property.default?.mode ?? property.modes[0].name));
+			const mode = property.modes.find(
+				(m) => m.name === (property.default?.mode ?? property.modes[0].name),
+			);
 			return mode.displayName;
 		}
 		case 'collection':
 		case 'fixedCollection':
 			return '';
 		default:
-			return property.default === undefined || property.default === null ? '' : String(property.default);
+			return property.default === undefined || property.default === null
+				? ''
+				: String(property.default);
 	}
 }
 
@@ -59,36 +78,67 @@ function shownDefault(property) {
  * parameter at its default: [{ name, label, type, required, value }] in the description's order.
  */
 function expectedPanel(description, choices) {
-	const version = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	const version = Array.isArray(description.version)
+		? Math.max(...description.version)
+		: description.version;
 	const values = {};
-	for (const p of description.properties) if (!(p.name in values) && isDisplayed(p, { ...values, ...choices }, version)) values[p.name] = p.default;
+	for (const p of description.properties)
+		if (!(p.name in values) && isDisplayed(p, { ...values, ...choices }, version))
+			values[p.name] = p.default;
 	Object.assign(values, choices);
 	const shown = [];
 	for (const p of description.properties) {
 		if (p.type === 'hidden' || !isDisplayed(p, values, version)) continue;
 		if (p.type === 'notice') {
-			shown.push({ name: '(notice)', label: p.displayName, type: p.type, required: false, value: '' });
+			shown.push({
+				name: '(notice)',
+				label: p.displayName,
+				type: p.type,
+				required: false,
+				value: '',
+			});
 			continue;
 		}
 		const value = p.name in choices ? optionName(p, choices[p.name]) : shownDefault(p);
-		shown.push({ name: p.name, label: p.displayName, type: p.type, required: p.required === true, value });
+		shown.push({
+			name: p.name,
+			label: p.displayName,
+			type: p.type,
+			required: p.required === true,
+			value,
+		});
 	}
 	return shown;
 }
 
-const optionName = (property, value) => property.options?.find((o) => o.value === value)?.name ?? String(value);
+const optionName = (property, value) =>
+	property.options?.find((o) => o.value === value)?.name ?? String(value);
 
 /** Every (resource, operation) pair of the node, with the options' display names, in the description's order. */
 function operations(description) {
 	const resource = description.properties.find((p) => p.name === 'resource');
 	const pairs = [];
 	for (const r of resource.options) {
-		const operation = description.properties.find((p) => p.name === 'operation' && isDisplayed(p, { resource: r.value }, 1));
+		const operation = description.properties.find(
+			(p) => p.name === 'operation' && isDisplayed(p, { resource: r.value }, 1),
+		);
 		for (const o of operation.options) {
-			pairs.push({ resource: r.value, resourceName: r.name, operation: o.value, operationName: o.name, action: o.action });
+			pairs.push({
+				resource: r.value,
+				resourceName: r.name,
+				operation: o.value,
+				operationName: o.name,
+				action: o.action,
+			});
 		}
 	}
 	return pairs;
 }
 
-module.exports = { messagingDescription, triggerDescription, expectedPanel, operations, isDisplayed };
+module.exports = {
+	messagingDescription,
+	triggerDescription,
+	expectedPanel,
+	operations,
+	isDisplayed,
+};

@@ -86,8 +86,18 @@ async function main() {
 				},
 				/** A workflow saved through the REST API, as the editor saves it; returns its id. */
 				async createWorkflow(name, nodes, connections = {}) {
-					const { status, body } = await session.rest('POST', '/workflows', { name, nodes, connections, active: false, settings: {} });
-					assert.equal(status, 200, `creating workflow "${name}": ${JSON.stringify(body).slice(0, 300)}`);
+					const { status, body } = await session.rest('POST', '/workflows', {
+						name,
+						nodes,
+						connections,
+						active: false,
+						settings: {},
+					});
+					assert.equal(
+						status,
+						200,
+						`creating workflow "${name}": ${JSON.stringify(body).slice(0, 300)}`,
+					);
 					return body.data.id;
 				},
 			};
@@ -100,7 +110,11 @@ async function main() {
 				await Promise.race([
 					scenario.run(t),
 					new Promise((_, reject) => {
-						timer = setTimeout(() => reject(new Error(`scenario did not finish within ${SCENARIO_TIMEOUT_MS / 1000} s`)), SCENARIO_TIMEOUT_MS);
+						timer = setTimeout(
+							() =>
+								reject(new Error(`scenario did not finish within ${SCENARIO_TIMEOUT_MS / 1000} s`)),
+							SCENARIO_TIMEOUT_MS,
+						);
 					}),
 				]);
 				if (softFailures.length) error = new Error(softFailures.join('\n'));
@@ -116,16 +130,30 @@ async function main() {
 				await page.screenshot({ path: file }).catch(() => {});
 				shots.push({ file, caption: `${number}. FAILED: ${scenario.title}`, failed: true });
 				console.log(`  FAIL ${number}. ${scenario.title} (${seconds} s)`);
-				console.log(String(error.stack ?? error).split('\n').slice(0, 25).map((l) => `       ${l}`).join('\n'));
-				console.log(`       page: ${page.url()}\n       data-test-ids: ${(await browser.testIdsOnPage(page)).slice(0, 1500)}`);
+				console.log(
+					String(error.stack ?? error)
+						.split('\n')
+						.slice(0, 25)
+						.map((l) => `       ${l}`)
+						.join('\n'),
+				);
+				console.log(
+					`       page: ${page.url()}\n       data-test-ids: ${(await browser.testIdsOnPage(page)).slice(0, 1500)}`,
+				);
 			} else {
 				console.log(`  ok  ${number}. ${scenario.title} (${seconds} s)`);
 			}
 			results.push(!error);
 		}
 		const sheet = path.join(env.SHOTS, 'contact-sheet.png');
-		await browser.contactSheet(context, shots.filter((s) => require('node:fs').existsSync(s.file)), sheet);
-		console.log(`ui: ${shots.length} screenshots and ${path.relative(process.cwd(), sheet)} (${elapsed()})`);
+		await browser.contactSheet(
+			context,
+			shots.filter((s) => require('node:fs').existsSync(s.file)),
+			sheet,
+		);
+		console.log(
+			`ui: ${shots.length} screenshots and ${path.relative(process.cwd(), sheet)} (${elapsed()})`,
+		);
 	} finally {
 		await context.close().catch(() => {});
 		await app.stop();

@@ -18,7 +18,8 @@ const wf = require('./workflows');
 
 const TOKEN = 'e2e-sw-token-me';
 const ANN_TOKEN = 'e2e-sw-token-ann';
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const BROWSER =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const TYPE = 'n8n-nodes-messaging.messaging';
 const credentials = { messagingApi: { id: wf.CREDENTIAL_ID, name: 'Messaging (sandbox)' } };
 const byId = (value) => ({ __rl: true, mode: 'id', value });
@@ -33,7 +34,13 @@ async function check(name, fn) {
 		console.log(`  ok  ${name} (${elapsed()})`);
 	} catch (error) {
 		results.failed += 1;
-		console.log(`  FAIL ${name}\n${String(error.stack ?? error).split('\n').slice(0, 12).map((l) => `       ${l}`).join('\n')}`);
+		console.log(
+			`  FAIL ${name}\n${String(error.stack ?? error)
+				.split('\n')
+				.slice(0, 12)
+				.map((l) => `       ${l}`)
+				.join('\n')}`,
+		);
 	}
 }
 
@@ -42,7 +49,8 @@ async function waitFor(what, probe, timeoutMs) {
 	for (;;) {
 		const value = await probe();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await new Promise((r) => setTimeout(r, 250));
 	}
 }
@@ -53,19 +61,43 @@ function webhookWorkflow(id, tag, step, logConversation) {
 		id,
 		name: `E2E ${tag}`,
 		nodes: [
-			{ id: `${id}-hook`, name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: crypto.randomUUID(), parameters: { httpMethod: 'GET', path: tag, responseMode: 'onReceived', options: {} } },
-			{ id: crypto.randomUUID(), name: 'Ask', type: TYPE, typeVersion: 1, position: [220, 0], parameters: step, credentials },
+			{
+				id: `${id}-hook`,
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: crypto.randomUUID(),
+				parameters: { httpMethod: 'GET', path: tag, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: crypto.randomUUID(),
+				name: 'Ask',
+				type: TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: step,
+				credentials,
+			},
 			{
 				id: `${id}-log`,
 				name: 'Log',
 				type: TYPE,
 				typeVersion: 1,
 				position: [440, 0],
-				parameters: { resource: 'message', operation: 'send', conversationId: byId(logConversation), text: `=${tag} {{ JSON.stringify($json) }}` },
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					conversationId: byId(logConversation),
+					text: `=${tag} {{ JSON.stringify($json) }}`,
+				},
 				credentials,
 			},
 		],
-		connections: { Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] }, Ask: { main: [[{ node: 'Log', type: 'main', index: 0 }]] } },
+		connections: {
+			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Log', type: 'main', index: 0 }]] },
+		},
 		active: false,
 		settings: { executionOrder: 'v1' },
 		pinData: {},
@@ -74,12 +106,18 @@ function webhookWorkflow(id, tag, step, logConversation) {
 
 async function main() {
 	n8n.ensureN8n();
-	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], { cwd: n8n.ROOT, stdio: 'ignore' });
+	execFileSync(process.execPath, [path.join(n8n.ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
+		cwd: n8n.ROOT,
+		stdio: 'ignore',
+	});
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-sendwait-'));
 	const user = path.join(work, 'user');
 	fs.mkdirSync(user, { recursive: true });
 
-	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me', [ANN_TOKEN]: 'ct_ann' }, seed: 'none' }).start();
+	const sandbox = await createSandbox({
+		tokens: { [TOKEN]: 'ct_me', [ANN_TOKEN]: 'ct_ann' },
+		seed: 'none',
+	}).start();
 	const { store } = sandbox;
 	store.addContact({ id: 'ct_bob', username: 'bob' });
 	const approvals = store.createConversation({ contact_id: 'ct_ann' }).id;
@@ -96,7 +134,10 @@ async function main() {
 	const post = async (token, conversationId, message) => {
 		const response = await fetch(`${sandbox.url}/v1/messages`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+			headers: {
+				authorization: `Bearer ${token}`,
+				'content-type': 'application/x-www-form-urlencoded',
+			},
 			body: new URLSearchParams({ conversation_id: conversationId, message }),
 		});
 		assert.equal(response.status, 200);
@@ -111,18 +152,55 @@ async function main() {
 		const credentialsFile = path.join(work, 'credentials.json');
 		fs.writeFileSync(credentialsFile, JSON.stringify([wf.credential(`${sandbox.url}/`, TOKEN)]));
 		await n8n.n8nCli(user, ['import:credentials', `--input=${credentialsFile}`]);
-		const approve = { resource: 'message', operation: 'sendAndWait', conversationId: byId(approvals), message: '={{ "Archive " + ($json.query.who ?? "it") + "?" }}', approvalOptions: { values: { approvalType: 'double' } } };
+		const approve = {
+			resource: 'message',
+			operation: 'sendAndWait',
+			conversationId: byId(approvals),
+			message: '={{ "Archive " + ($json.query.who ?? "it") + "?" }}',
+			approvalOptions: { values: { approvalType: 'double' } },
+		};
 		const workflows = [
 			webhookWorkflow('e2eSwApprove001', 'approve', approve, log),
-			webhookWorkflow('e2eSwTimeout001', 'timeout', { ...approve, options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } } }, log),
-			webhookWorkflow('e2eSwFreeText01', 'freetext', { ...approve, responseType: 'freeText', message: 'Why archive?' }, log),
-			webhookWorkflow('e2eSwReply00001', 'reply', { resource: 'message', operation: 'sendAndWaitForReply', conversationId: byId(questions), message: 'Which size, S or M?', replyTimeout: 120, checkInterval: 0.5 }, log),
+			webhookWorkflow(
+				'e2eSwTimeout001',
+				'timeout',
+				{
+					...approve,
+					options: {
+						limitWaitTime: {
+							values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
+						},
+					},
+				},
+				log,
+			),
+			webhookWorkflow(
+				'e2eSwFreeText01',
+				'freetext',
+				{ ...approve, responseType: 'freeText', message: 'Why archive?' },
+				log,
+			),
+			webhookWorkflow(
+				'e2eSwReply00001',
+				'reply',
+				{
+					resource: 'message',
+					operation: 'sendAndWaitForReply',
+					conversationId: byId(questions),
+					message: 'Which size, S or M?',
+					replyTimeout: 120,
+					checkInterval: 0.5,
+				},
+				log,
+			),
 		];
 		const dir = path.join(work, 'workflows');
 		fs.mkdirSync(dir);
-		for (const workflow of workflows) fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+		for (const workflow of workflows)
+			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 		await n8n.n8nCli(user, ['import:workflow', '--separate', `--input=${dir}`]);
-		for (const workflow of workflows) await n8n.n8nCli(user, ['publish:workflow', `--id=${workflow.id}`]);
+		for (const workflow of workflows)
+			await n8n.n8nCli(user, ['publish:workflow', `--id=${workflow.id}`]);
 		const port = await n8n.freePort();
 		app = await n8n.startN8n(user, { port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		console.log(`e2e: n8n started on ${app.url} (${elapsed()})`);
@@ -131,90 +209,153 @@ async function main() {
 			assert.equal(response.status, 200, `starting ${tag}: ${await response.text()}`);
 		};
 		const requestIn = async (conversationId, pattern) =>
-			await waitFor('the request message', () => store.listMessages({ conversation_id: conversationId }).find((m) => pattern.test(m.message)), 30_000);
+			await waitFor(
+				'the request message',
+				() =>
+					store
+						.listMessages({ conversation_id: conversationId })
+						.find((m) => pattern.test(m.message)),
+				30_000,
+			);
 		const linkIn = (text, label) => new URL(new RegExp(`^${label}: (\\S+)$`, 'm').exec(text)[1]);
-		const open = async (url, init = {}) => await fetch(url, { ...init, headers: { 'user-agent': BROWSER, ...init.headers } });
+		const open = async (url, init = {}) =>
+			await fetch(url, { ...init, headers: { 'user-agent': BROWSER, ...init.headers } });
 
-		await check('n8n offers the node to AI agents as a human-review tool (messagingHitlTool)', async () => {
-			const session = await n8n.ownerSession(app.url);
-			const nodes = await (await fetch(`${app.url}/types/nodes.json`, { headers: { cookie: session.cookie } })).json();
-			const ours = nodes.filter((n) => n.name.startsWith(`${n8n.PACKAGE_NAME}.`)).map((n) => n.name).sort();
-			assert.ok(ours.includes(`${n8n.PACKAGE_NAME}.messagingHitlTool`), ours.join(', '));
-			const hitl = nodes.find((n) => n.name === `${n8n.PACKAGE_NAME}.messagingHitlTool`);
-			const hidden = Object.fromEntries(hitl.properties.filter((p) => p.type === 'hidden').map((p) => [p.name, p.default]));
-			assert.deepEqual(hidden, { resource: 'message', operation: 'sendAndWait', responseType: 'approval' });
-		});
+		await check(
+			'n8n offers the node to AI agents as a human-review tool (messagingHitlTool)',
+			async () => {
+				const session = await n8n.ownerSession(app.url);
+				const nodes = await (
+					await fetch(`${app.url}/types/nodes.json`, { headers: { cookie: session.cookie } })
+				).json();
+				const ours = nodes
+					.filter((n) => n.name.startsWith(`${n8n.PACKAGE_NAME}.`))
+					.map((n) => n.name)
+					.sort();
+				assert.ok(ours.includes(`${n8n.PACKAGE_NAME}.messagingHitlTool`), ours.join(', '));
+				const hitl = nodes.find((n) => n.name === `${n8n.PACKAGE_NAME}.messagingHitlTool`);
+				const hidden = Object.fromEntries(
+					hitl.properties.filter((p) => p.type === 'hidden').map((p) => [p.name, p.default]),
+				);
+				assert.deepEqual(hidden, {
+					resource: 'message',
+					operation: 'sendAndWait',
+					responseType: 'approval',
+				});
+			},
+		);
 
 		let sentRequest;
-		await check('Send and Wait for Response: forged and unsigned links are refused, the approve link resumes with approved: true', async () => {
-			await start('approve', '?who=Ann');
-			sentRequest = await requestIn(approvals, /^Archive Ann\?/);
-			const approveLink = linkIn(sentRequest.message, 'Approve');
-			const declineLink = linkIn(sentRequest.message, 'Decline');
-			assert.match(approveLink.pathname, /^\/webhook-waiting\/\d+\/[\w-]+$/);
+		await check(
+			'Send and Wait for Response: forged and unsigned links are refused, the approve link resumes with approved: true',
+			async () => {
+				await start('approve', '?who=Ann');
+				sentRequest = await requestIn(approvals, /^Archive Ann\?/);
+				const approveLink = linkIn(sentRequest.message, 'Approve');
+				const declineLink = linkIn(sentRequest.message, 'Decline');
+				assert.match(approveLink.pathname, /^\/webhook-waiting\/\d+\/[\w-]+$/);
 
-			const unsigned = new URL(approveLink);
-			unsigned.searchParams.delete('signature');
-			const forged = new URL(declineLink);
-			forged.searchParams.set('approved', 'true'); // the decline link's signature on an approval
-			const wrongSecret = new URL(approveLink);
-			wrongSecret.searchParams.set('signature', crypto.createHmac('sha256', 'not-the-secret').update(approveLink.pathname + '?approved=true').digest('hex'));
-			for (const url of [unsigned, forged, wrongSecret]) {
-				const response = await open(url);
-				assert.equal(response.status, 401, `${url.search} answered ${response.status}`);
-			}
-			assert.deepEqual(logged('approve'), []); // still waiting
+				const unsigned = new URL(approveLink);
+				unsigned.searchParams.delete('signature');
+				const forged = new URL(declineLink);
+				forged.searchParams.set('approved', 'true'); // the decline link's signature on an approval
+				const wrongSecret = new URL(approveLink);
+				wrongSecret.searchParams.set(
+					'signature',
+					crypto
+						.createHmac('sha256', 'not-the-secret')
+						.update(approveLink.pathname + '?approved=true')
+						.digest('hex'),
+				);
+				for (const url of [unsigned, forged, wrongSecret]) {
+					const response = await open(url);
+					assert.equal(response.status, 401, `${url.search} answered ${response.status}`);
+				}
+				assert.deepEqual(logged('approve'), []); // still waiting
 
-			const response = await open(approveLink);
-			assert.equal(response.status, 200);
-			assert.match(await response.text(), /Got it, thanks/);
-			const [out] = await waitFor('the execution to go on', () => logged('approve').length && logged('approve'), 30_000);
-			assert.equal(out.data.approved, true);
-			assert.equal(out.sentMessageId, sentRequest.id);
+				const response = await open(approveLink);
+				assert.equal(response.status, 200);
+				assert.match(await response.text(), /Got it, thanks/);
+				const [out] = await waitFor(
+					'the execution to go on',
+					() => logged('approve').length && logged('approve'),
+					30_000,
+				);
+				assert.equal(out.data.approved, true);
+				assert.equal(out.sentMessageId, sentRequest.id);
 
-			const again = await open(declineLink); // the execution has finished: nothing more to decide
-			assert.notEqual(again.status, 401);
-			await new Promise((r) => setTimeout(r, 1000));
-			assert.equal(logged('approve').length, 1);
-		});
+				const again = await open(declineLink); // the execution has finished: nothing more to decide
+				assert.notEqual(again.status, 401);
+				await new Promise((r) => setTimeout(r, 1000));
+				assert.equal(logged('approve').length, 1);
+			},
+		);
 
-		await check('Send and Wait for Response, Free Text: the form is served and its answer is the output', async () => {
-			await start('freetext');
-			const request = await requestIn(approvals, /^Why archive\?/);
-			const link = linkIn(request.message, 'Respond');
-			const form = await open(link);
-			assert.equal(form.status, 200);
-			assert.match(await form.text(), /<textarea id="response" name="response" required><\/textarea>/);
-			const posted = await open(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'response=Ann+left+%26+said+bye' });
-			assert.equal(posted.status, 200);
-			const [out] = await waitFor('the execution to go on', () => logged('freetext').length && logged('freetext'), 30_000);
-			assert.equal(out.data.text, 'Ann left & said bye');
-			assert.equal(out.sentMessageId, request.id);
-		});
+		await check(
+			'Send and Wait for Response, Free Text: the form is served and its answer is the output',
+			async () => {
+				await start('freetext');
+				const request = await requestIn(approvals, /^Why archive\?/);
+				const link = linkIn(request.message, 'Respond');
+				const form = await open(link);
+				assert.equal(form.status, 200);
+				assert.match(
+					await form.text(),
+					/<textarea id="response" name="response" required><\/textarea>/,
+				);
+				const posted = await open(link, {
+					method: 'POST',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+					body: 'response=Ann+left+%26+said+bye',
+				});
+				assert.equal(posted.status, 200);
+				const [out] = await waitFor(
+					'the execution to go on',
+					() => logged('freetext').length && logged('freetext'),
+					30_000,
+				);
+				assert.equal(out.data.text, 'Ann left & said bye');
+				assert.equal(out.sentMessageId, request.id);
+			},
+		);
 
-		await check('Send and Wait for Reply: own messages and other conversations do not count; Ann’s reply (her own token) is the output', async () => {
-			await start('reply');
-			const question = await requestIn(questions, /^Which size/);
-			await post(TOKEN, questions, 'also: the shop closes at 6'); // the account itself
-			await post(ANN_TOKEN, elsewhere, 'S (in another conversation)');
-			await new Promise((r) => setTimeout(r, 1500)); // a few checks see only those
-			assert.deepEqual(logged('reply'), []);
-			const reply = await post(ANN_TOKEN, questions, 'M please');
-			const [out] = await waitFor('the reply to be taken', () => logged('reply').length && logged('reply'), 30_000);
-			assert.equal(out.timedOut, false);
-			assert.equal(out.sent.id, question.id);
-			assert.equal(out.reply.id, reply.id);
-			assert.equal(out.reply.message, 'M please');
-		});
+		await check(
+			'Send and Wait for Reply: own messages and other conversations do not count; Ann’s reply (her own token) is the output',
+			async () => {
+				await start('reply');
+				const question = await requestIn(questions, /^Which size/);
+				await post(TOKEN, questions, 'also: the shop closes at 6'); // the account itself
+				await post(ANN_TOKEN, elsewhere, 'S (in another conversation)');
+				await new Promise((r) => setTimeout(r, 1500)); // a few checks see only those
+				assert.deepEqual(logged('reply'), []);
+				const reply = await post(ANN_TOKEN, questions, 'M please');
+				const [out] = await waitFor(
+					'the reply to be taken',
+					() => logged('reply').length && logged('reply'),
+					30_000,
+				);
+				assert.equal(out.timedOut, false);
+				assert.equal(out.sent.id, question.id);
+				assert.equal(out.reply.id, reply.id);
+				assert.equal(out.reply.message, 'M please');
+			},
+		);
 
-		await check('Send and Wait for Response: Limit Wait Time expires and the execution goes on with the input item', async () => {
-			await start('timeout', '?who=Bob');
-			await requestIn(approvals, /^Archive Bob\?/);
-			// n8n's wait tracker looks for due executions once a minute.
-			const [out] = await waitFor('the wait limit to pass', () => logged('timeout').length && logged('timeout'), 150_000);
-			assert.equal(out.data, undefined);
-			assert.deepEqual(out.query, { who: 'Bob' });
-		});
+		await check(
+			'Send and Wait for Response: Limit Wait Time expires and the execution goes on with the input item',
+			async () => {
+				await start('timeout', '?who=Bob');
+				await requestIn(approvals, /^Archive Bob\?/);
+				// n8n's wait tracker looks for due executions once a minute.
+				const [out] = await waitFor(
+					'the wait limit to pass',
+					() => logged('timeout').length && logged('timeout'),
+					150_000,
+				);
+				assert.equal(out.data, undefined);
+				assert.deepEqual(out.query, { who: 'Bob' });
+			},
+		);
 	} finally {
 		await app?.stop();
 		await sandbox.stop();

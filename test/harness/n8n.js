@@ -20,9 +20,13 @@ const { Workflow } = require('n8n-workflow');
 
 const dist = path.join(__dirname, '..', '..', 'dist');
 const { Messaging } = require(path.join(dist, 'nodes/Messaging/Messaging.node.js'));
-const { MessagingTrigger } = require(path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js'));
+const { MessagingTrigger } = require(
+	path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js'),
+);
 const { MessagingApi } = require(path.join(dist, 'credentials/MessagingApi.credentials.js'));
-const { transportDefaults, DEFAULT_RETRY } = require(path.join(dist, 'nodes/shared/transport/index.js'));
+const { transportDefaults, DEFAULT_RETRY } = require(
+	path.join(dist, 'nodes/shared/transport/index.js'),
+);
 
 // Real backoff waits seconds per retry; a fast policy keeps every retry path tested without the wait.
 // The default policy's own numbers are tested in test/unit/transport.test.js.
@@ -73,7 +77,8 @@ function credentialsHelper(credentialData) {
 		},
 		/** As n8n's CredentialsHelper.authenticate does for a function: called unbound, its result is the request. */
 		async authenticate(credentials, typeName, requestOptions) {
-			if (typeName !== credentialType.name) throw new Error(`unexpected credential type ${typeName}`);
+			if (typeName !== credentialType.name)
+				throw new Error(`unexpected credential type ${typeName}`);
 			const { authenticate } = credentialType;
 			return await authenticate(credentials, requestOptions);
 		},
@@ -106,7 +111,14 @@ const CREDENTIAL_REF = { messagingApi: { id: 'cred-1', name: 'Messaging account'
  */
 async function runMessagingNode({ parameters, input = [{}], credentials, continueOnFail = false }) {
 	const nodes = [
-		{ id: '1', name: 'Feed', type: 'test.feed', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } },
+		{
+			id: '1',
+			name: 'Feed',
+			type: 'test.feed',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(input) },
+		},
 		{
 			id: '2',
 			name: 'Messaging',
@@ -119,7 +131,14 @@ async function runMessagingNode({ parameters, input = [{}], credentials, continu
 		},
 	];
 	const connections = { Feed: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } };
-	const workflowData = { id: 'wf-1', name: 'test', nodes, connections, active: false, settings: {} };
+	const workflowData = {
+		id: 'wf-1',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		settings: {},
+	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
 	const run = await new WorkflowExecute(additionalData(credentials, workflowData), 'manual').run({
 		workflow,
@@ -144,11 +163,33 @@ module.exports = { runMessagingNode, nodeTypes };
  */
 function startMessagingRun({ parameters, input = [{}], credentials, nodeId = '2' }) {
 	const nodes = [
-		{ id: '1', name: 'Feed', type: 'test.feed', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } },
-		{ id: nodeId, name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [200, 0], parameters, credentials: CREDENTIAL_REF },
+		{
+			id: '1',
+			name: 'Feed',
+			type: 'test.feed',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(input) },
+		},
+		{
+			id: nodeId,
+			name: 'Messaging',
+			type: 'n8n-nodes-messaging.messaging',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters,
+			credentials: CREDENTIAL_REF,
+		},
 	];
 	const connections = { Feed: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } };
-	const workflowData = { id: 'wf-1', name: 'test', nodes, connections, active: false, settings: {} };
+	const workflowData = {
+		id: 'wf-1',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		settings: {},
+	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
 	const execution = new WorkflowExecute(additionalData(credentials, workflowData), 'manual').run({
 		workflow,
@@ -171,17 +212,44 @@ function startMessagingRun({ parameters, input = [{}], credentials, nodeId = '2'
  * is opened: `url` is the request's path and query, `input` the waiting node's input items.
  * Resolves with the HTTP answer the node wrote and the webhook's result.
  */
-async function callMessagingWebhook({ parameters, credentials, method = 'GET', url, headers = {}, body, input = [{}], nodeId = '2' }) {
+async function callMessagingWebhook({
+	parameters,
+	credentials,
+	method = 'GET',
+	url,
+	headers = {},
+	body,
+	input = [{}],
+	nodeId = '2',
+}) {
 	const { WebhookContext } = require('n8n-core');
-	const node = { id: nodeId, name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [200, 0], parameters, credentials: CREDENTIAL_REF };
-	const workflowData = { id: 'wf-1', name: 'test', nodes: [node], connections: {}, active: false, settings: {} };
+	const node = {
+		id: nodeId,
+		name: 'Messaging',
+		type: 'n8n-nodes-messaging.messaging',
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: CREDENTIAL_REF,
+	};
+	const workflowData = {
+		id: 'wf-1',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
 	const parsed = new URL(url, 'http://localhost:5678');
 	const request = {
 		method,
 		url,
 		originalUrl: url,
-		headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36', ...headers },
+		headers: {
+			'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36',
+			...headers,
+		},
 		query: Object.fromEntries(parsed.searchParams),
 		params: {},
 		body,
@@ -197,19 +265,39 @@ async function callMessagingWebhook({ parameters, credentials, method = 'GET', u
 		setHeader: (name, value) => (answer.headers[name.toLowerCase()] = value),
 		end: (text) => (answer.body = text),
 	};
-	const data = { ...additionalData(credentials, workflowData), httpRequest: request, httpResponse: response };
+	const data = {
+		...additionalData(credentials, workflowData),
+		httpRequest: request,
+		httpResponse: response,
+	};
 	const runExecutionData = {
 		startData: {},
 		resultData: { runData: {} },
 		executionData: {
 			contextData: {},
-			nodeExecutionStack: [{ node, data: { main: [input.map((json) => ({ json }))] }, source: null }],
+			nodeExecutionStack: [
+				{ node, data: { main: [input.map((json) => ({ json }))] }, source: null },
+			],
 			waitingExecution: {},
 			waitingExecutionSource: {},
 		},
 	};
-	const webhookData = { httpMethod: method, node: node.name, path: nodeId, webhookDescription: { name: 'default', restartWebhook: true }, workflowId: 'wf-1' };
-	const context = new WebhookContext(workflow, node, data, 'webhook', webhookData, [], runExecutionData);
+	const webhookData = {
+		httpMethod: method,
+		node: node.name,
+		path: nodeId,
+		webhookDescription: { name: 'default', restartWebhook: true },
+		workflowId: 'wf-1',
+	};
+	const context = new WebhookContext(
+		workflow,
+		node,
+		data,
+		'webhook',
+		webhookData,
+		[],
+		runExecutionData,
+	);
 	const result = await NODE_TYPES['n8n-nodes-messaging.messaging'].webhook.call(context);
 	return { ...answer, result };
 }
@@ -232,11 +320,22 @@ async function searchList(method, { parameters = {}, credentials, filter, pagina
 		parameters,
 		credentials: CREDENTIAL_REF,
 	};
-	const workflowData = { id: 'wf-1', name: 'test', nodes: [node], connections: {}, active: false, settings: {} };
+	const workflowData = {
+		id: 'wf-1',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
 	const data = { ...additionalData(credentials, workflowData), currentNodeParameters: parameters };
 	const context = new LoadOptionsContext(workflow, node, data, 'messageId');
-	return await NODE_TYPES['n8n-nodes-messaging.messaging'].methods.listSearch[method].call(context, filter, paginationToken);
+	return await NODE_TYPES['n8n-nodes-messaging.messaging'].methods.listSearch[method].call(
+		context,
+		filter,
+		paginationToken,
+	);
 }
 
 module.exports.searchList = searchList;

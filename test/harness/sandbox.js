@@ -20,6 +20,7 @@ async function startSandbox(options = {}) {
 }
 
 /** The requests that reached the sandbox, as method, path+query and body bytes. */
-const wire = (sandbox) => sandbox.requests.map((r) => ({ method: r.method, url: r.path + r.query, body: r.body }));
+const wire = (sandbox) =>
+	sandbox.requests.map((r) => ({ method: r.method, url: r.path + r.query, body: r.body }));
 
 module.exports = { startSandbox, byId, wire, TOKEN, BASE_URL_PASSWORD };

@@ -17,14 +17,26 @@ async function setup(options = {}) {
 afterEach(() => sandbox.stop());
 
 const run = (parameters, extra = {}) =>
-	runMessagingNode({ parameters: { resource: 'conversation', ...parameters }, credentials, ...extra });
+	runMessagingNode({
+		parameters: { resource: 'conversation', ...parameters },
+		credentials,
+		...extra,
+	});
 
 describe('Conversation', () => {
 	beforeEach(() => setup());
 
 	test('Create with a contact, and with a group', async () => {
 		let { items } = await run({ operation: 'create', createWith: 'contact', contactId: 'ct_bob' });
-		expect(items[0].json).toMatchObject({ id: 'conv_00000003', contact_id: 'ct_bob', group_id: null, is_pinned: false, is_muted: false, archived_at: null, pinned_message_id: null });
+		expect(items[0].json).toMatchObject({
+			id: 'conv_00000003',
+			contact_id: 'ct_bob',
+			group_id: null,
+			is_pinned: false,
+			is_muted: false,
+			archived_at: null,
+			pinned_message_id: null,
+		});
 		({ items } = await run({ operation: 'create', createWith: 'group', groupId: 'grp_team' }));
 		expect(items[0].json).toMatchObject({ group_id: 'grp_team' });
 		expect(wire(sandbox)).toEqual([
@@ -49,7 +61,12 @@ describe('Conversation', () => {
 		const { items, error } = await run({
 			operation: 'update',
 			conversationId: byId('conv_00000001'),
-			updateFields: { pinnedMessageId: 'msg_00000001', isPinned: true, isMuted: false, archivedAt: '2023-11-14T22:13:20Z' },
+			updateFields: {
+				pinnedMessageId: 'msg_00000001',
+				isPinned: true,
+				isMuted: false,
+				archivedAt: '2023-11-14T22:13:20Z',
+			},
 		});
 		expect(error).toBeUndefined();
 		const puts = wire(sandbox).filter((r) => r.method === 'PUT');
@@ -60,13 +77,24 @@ describe('Conversation', () => {
 				body: 'pinned_message_id=msg_00000001&is_pinned=true&is_muted=false&archived_at=1700000000',
 			},
 		]);
-		expect(items[0].json).toMatchObject({ pinned_message_id: 'msg_00000001', is_pinned: true, is_muted: false, archived_at: 1_700_000_000 });
+		expect(items[0].json).toMatchObject({
+			pinned_message_id: 'msg_00000001',
+			is_pinned: true,
+			is_muted: false,
+			archived_at: 1_700_000_000,
+		});
 	});
 
 	test('Update: an empty Pinned Message ID unpins the message (sent as an empty value)', async () => {
 		sandbox.store.updateConversation('conv_00000001', { pinned_message_id: 'msg_00000001' });
-		const { items } = await run({ operation: 'update', conversationId: byId('conv_00000001'), updateFields: { pinnedMessageId: '' } });
-		expect(wire(sandbox)).toEqual([{ method: 'PUT', url: '/v1/conversations/conv_00000001', body: 'pinned_message_id=' }]);
+		const { items } = await run({
+			operation: 'update',
+			conversationId: byId('conv_00000001'),
+			updateFields: { pinnedMessageId: '' },
+		});
+		expect(wire(sandbox)).toEqual([
+			{ method: 'PUT', url: '/v1/conversations/conv_00000001', body: 'pinned_message_id=' },
+		]);
 		expect(items[0].json.pinned_message_id).toBeNull();
 	});
 
@@ -78,13 +106,18 @@ describe('Conversation', () => {
 		['unarchive', 'archived_at=', { archived_at: null }],
 	])('%s sends %s', async (operation, body, expected) => {
 		const { items } = await run({ operation, conversationId: byId('conv_00000001') });
-		expect(wire(sandbox)).toEqual([{ method: 'PUT', url: '/v1/conversations/conv_00000001', body }]);
+		expect(wire(sandbox)).toEqual([
+			{ method: 'PUT', url: '/v1/conversations/conv_00000001', body },
+		]);
 		expect(items[0].json).toMatchObject(expected);
 	});
 
 	test('Archive sets archived_at to now in seconds (unit read off the service once per run)', async () => {
 		const before = Math.floor(Date.now() / 1000);
-		const { items } = await run({ operation: 'archive', conversationId: '={{ $json.id }}' }, { input: [{ id: 'conv_00000001' }, { id: 'conv_00000002' }] });
+		const { items } = await run(
+			{ operation: 'archive', conversationId: '={{ $json.id }}' },
+			{ input: [{ id: 'conv_00000001' }, { id: 'conv_00000002' }] },
+		);
 		const after = Math.floor(Date.now() / 1000);
 		const urls = wire(sandbox).map((r) => `${r.method} ${r.url}`);
 		expect(urls.filter((u) => u.startsWith('GET'))).toEqual(['GET /v1/conversations?limit=1']);
@@ -96,8 +129,19 @@ describe('Conversation', () => {
 
 	test('Get Many: filters on the wire', async () => {
 		sandbox.store.updateConversation('conv_00000002', { is_muted: 'true' });
-		const { items } = await run({ operation: 'getAll', returnAll: false, limit: 10, filters: { muted: true, archived: false, groupId: 'grp_team' } });
-		expect(wire(sandbox)).toEqual([{ method: 'GET', url: '/v1/conversations?muted=true&archived=false&group_id=grp_team&limit=10', body: '' }]);
+		const { items } = await run({
+			operation: 'getAll',
+			returnAll: false,
+			limit: 10,
+			filters: { muted: true, archived: false, groupId: 'grp_team' },
+		});
+		expect(wire(sandbox)).toEqual([
+			{
+				method: 'GET',
+				url: '/v1/conversations?muted=true&archived=false&group_id=grp_team&limit=10',
+				body: '',
+			},
+		]);
 		expect(items.map((i) => i.json.id)).toEqual(['conv_00000002']);
 	});
 });
@@ -107,7 +151,11 @@ describe('Conversation with millisecond timestamps', () => {
 
 	test('Archive writes milliseconds, and ISO copies read them right', async () => {
 		const before = Date.now();
-		const { items } = await run({ operation: 'archive', conversationId: byId('conv_00000001'), options: { isoTimestamps: true } });
+		const { items } = await run({
+			operation: 'archive',
+			conversationId: byId('conv_00000001'),
+			options: { isoTimestamps: true },
+		});
 		expect(items[0].json.archived_at).toBeGreaterThanOrEqual(before);
 		expect(Date.parse(items[0].json.archived_at_iso)).toBe(items[0].json.archived_at);
 	});

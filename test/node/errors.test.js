@@ -16,26 +16,111 @@ afterEach(() => sandbox.stop());
 const run = (parameters, extra = {}) => runMessagingNode({ parameters, credentials, ...extra });
 
 /** Everything an error carries, as n8n would serialize or log it. */
-const everything = (error) => JSON.stringify({ ...error, message: error.message, description: error.description, stack: error.stack, cause: error.cause });
+const everything = (error) =>
+	JSON.stringify({
+		...error,
+		message: error.message,
+		description: error.description,
+		stack: error.stack,
+		cause: error.cause,
+	});
 
 describe('bad input: a clear error naming the item and the field, before any request', () => {
 	test.each([
-		['empty message id', { resource: 'message', operation: 'get', messageId: byId('  ') }, 'Message is empty [item 0]'],
-		['dot id', { resource: 'message', operation: 'delete', messageId: byId('..') }, 'Message cannot be ".." [item 0]'],
-		['empty conversation', { resource: 'message', operation: 'send', conversationId: byId('={{ "" }}'), text: 'x' }, 'Conversation is empty [item 0]'],
-		['empty text', { resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: '  ' }, 'Text is empty [item 0]'],
-		['attachments not JSON', { resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: 'x', additionalFields: { attachments: '[{' } }, 'Attachments is not valid JSON (expected an array of objects) [item 0]'],
-		['attachments not objects', { resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: 'x', additionalFields: { attachments: '["a"]' } }, 'Attachments must be a JSON array of objects, like [{"name": "report.pdf"}] [item 0]'],
-		['create with nothing', { resource: 'conversation', operation: 'create', createWith: 'contact', contactId: '={{ " " }}' }, 'Contact ID is empty (a conversation needs a contact or a group) [item 0]'],
-		['reactions of the wrong shape', { resource: 'message', operation: 'update', messageId: byId('msg_00000001'), updateFields: { reactionsJson: '{"like": [1]}' } }, 'Reactions (JSON) "like" must be a list of reactor names (strings) [item 0]'],
-		['limit below 1', { resource: 'message', operation: 'getAll', returnAll: false, limit: 0 }, 'Limit must be a whole number of at least 1 [item 0]'],
-		['nothing to update', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: {} }, 'Update Fields is empty: add at least one field to change [item 0]'],
-		['not a date', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: { archivedAt: 'next tuesday' } }, 'Archived At is not a date: next tuesday (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]'],
+		[
+			'empty message id',
+			{ resource: 'message', operation: 'get', messageId: byId('  ') },
+			'Message is empty [item 0]',
+		],
+		[
+			'dot id',
+			{ resource: 'message', operation: 'delete', messageId: byId('..') },
+			'Message cannot be ".." [item 0]',
+		],
+		[
+			'empty conversation',
+			{ resource: 'message', operation: 'send', conversationId: byId('={{ "" }}'), text: 'x' },
+			'Conversation is empty [item 0]',
+		],
+		[
+			'empty text',
+			{ resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: '  ' },
+			'Text is empty [item 0]',
+		],
+		[
+			'attachments not JSON',
+			{
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId('conv_00000001'),
+				text: 'x',
+				additionalFields: { attachments: '[{' },
+			},
+			'Attachments is not valid JSON (expected an array of objects) [item 0]',
+		],
+		[
+			'attachments not objects',
+			{
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId('conv_00000001'),
+				text: 'x',
+				additionalFields: { attachments: '["a"]' },
+			},
+			'Attachments must be a JSON array of objects, like [{"name": "report.pdf"}] [item 0]',
+		],
+		[
+			'create with nothing',
+			{
+				resource: 'conversation',
+				operation: 'create',
+				createWith: 'contact',
+				contactId: '={{ " " }}',
+			},
+			'Contact ID is empty (a conversation needs a contact or a group) [item 0]',
+		],
+		[
+			'reactions of the wrong shape',
+			{
+				resource: 'message',
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { reactionsJson: '{"like": [1]}' },
+			},
+			'Reactions (JSON) "like" must be a list of reactor names (strings) [item 0]',
+		],
+		[
+			'limit below 1',
+			{ resource: 'message', operation: 'getAll', returnAll: false, limit: 0 },
+			'Limit must be a whole number of at least 1 [item 0]',
+		],
+		[
+			'nothing to update',
+			{
+				resource: 'conversation',
+				operation: 'update',
+				conversationId: byId('conv_00000001'),
+				updateFields: {},
+			},
+			'Update Fields is empty: add at least one field to change [item 0]',
+		],
+		[
+			'not a date',
+			{
+				resource: 'conversation',
+				operation: 'update',
+				conversationId: byId('conv_00000001'),
+				updateFields: { archivedAt: 'next tuesday' },
+			},
+			'Archived At is not a date: next tuesday (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]',
+		],
 	])('%s', async (_name, parameters, message) => {
 		const { error, items } = await run(parameters);
 		expect(error?.message).toBe(message);
 		expect(items).toEqual([]);
-		expect(sandbox.requests.filter((r) => r.method !== 'GET' || !r.query.includes('limit=1'))).toEqual([]);
+		expect(
+			sandbox.requests.filter((r) => r.method !== 'GET' || !r.query.includes('limit=1')),
+		).toEqual([]);
 	});
 });
 
@@ -49,29 +134,46 @@ describe('Continue On Fail', () => {
 		expect(items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2, 3]);
 		expect(items[0].json.id).toBe('msg_00000001');
 		expect(items[1].json.error).toBe('Message is empty [item 1]');
-		expect(items[2].json).toMatchObject({ error: 'Not found: No such message: msg_missing', httpCode: '404' });
+		expect(items[2].json).toMatchObject({
+			error: 'Not found: No such message: msg_missing',
+			httpCode: '404',
+		});
 		expect(items[3].json.id).toBe('msg_00000001');
 	});
 
 	test('off: the first failure stops the node with the service’s own message', async () => {
-		const { error } = await run(parameters, { input: [{ id: 'msg_00000001' }, { id: 'msg_missing' }] });
+		const { error } = await run(parameters, {
+			input: [{ id: 'msg_00000001' }, { id: 'msg_missing' }],
+		});
 		expect(error.message).toBe('Not found: No such message: msg_missing');
-		expect(error.description).toBe('GET /v1/messages/msg_missing returned 404: No such message: msg_missing');
+		expect(error.description).toBe(
+			'GET /v1/messages/msg_missing returned 404: No such message: msg_missing',
+		);
 	});
 });
 
 describe('service faults', () => {
 	test('wrong token: a clear authentication error, and the token is nowhere in it', async () => {
 		credentials.accessToken = 'wrong-token-77';
-		const { error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') });
-		expect(error.message).toBe('Authentication failed: check the access token of the Messaging API credential');
+		const { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
+		expect(error.message).toBe(
+			'Authentication failed: check the access token of the Messaging API credential',
+		);
 		expect(error.httpCode).toBe('401');
 		expect(everything(error)).not.toContain('wrong-token-77');
 	});
 
 	test('unreachable base URL: names the URL, at once', async () => {
 		await sandbox.stop();
-		const { error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') });
+		const { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
 		// No "(gave up after N attempts)": a refused connection is not retried.
 		expect(error.message).toBe(`Could not reach the Messaging service at ${sandbox.url}`);
 		expect(error.description).toContain('ECONNREFUSED');
@@ -80,24 +182,50 @@ describe('service faults', () => {
 	});
 
 	test('HTML and empty error bodies still read well', async () => {
-		sandbox.failNext({ status: 500, html: '<html><body><h1>Internal Server Error</h1><p>upstream crashed</p></body></html>' });
-		let { error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') });
-		expect(error.message).toBe('The Messaging service failed (500): Internal Server Error upstream crashed');
+		sandbox.failNext({
+			status: 500,
+			html: '<html><body><h1>Internal Server Error</h1><p>upstream crashed</p></body></html>',
+		});
+		let { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
+		expect(error.message).toBe(
+			'The Messaging service failed (500): Internal Server Error upstream crashed',
+		);
 		sandbox.failNext({ status: 500, html: '' });
-		({ error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') }));
+		({ error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		}));
 		expect(error.message).toBe('The Messaging service failed (500)');
 	});
 
 	test('429 and 503 are retried, honouring Retry-After; GET and PUT retried after a dropped connection', async () => {
-		sandbox.failNext({ status: 429, retryAfter: 0 }, { status: 503, retryAfter: 0 }, { drop: 'before' });
-		const { items, error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') });
+		sandbox.failNext(
+			{ status: 429, retryAfter: 0 },
+			{ status: 503, retryAfter: 0 },
+			{ drop: 'before' },
+		);
+		const { items, error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.id).toBe('msg_00000001');
 		expect(sandbox.requests.map((r) => r.status)).toEqual([429, 503, 'dropped', 200]);
 	});
 
 	test('Send is repeated after a 429 (not processed), never after a dropped connection or a 503', async () => {
-		const send = { resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: 'once' };
+		const send = {
+			resource: 'message',
+			operation: 'send',
+			conversationId: byId('conv_00000001'),
+			text: 'once',
+		};
 		sandbox.failNext({ status: 429, retryAfter: 0 });
 		let { error } = await run(send);
 		expect(error).toBeUndefined();
@@ -113,7 +241,9 @@ describe('service faults', () => {
 		sandbox.clearRequests();
 		sandbox.failNext({ status: 503 });
 		({ error } = await run(send));
-		expect(error.message).toBe('The Messaging service failed (503): Service temporarily unavailable');
+		expect(error.message).toBe(
+			'The Messaging service failed (503): Service temporarily unavailable',
+		);
 		expect(sandbox.requests).toHaveLength(1);
 
 		const sent = sandbox.store.listMessages({}).filter((m) => m.message === 'once');
@@ -122,7 +252,11 @@ describe('service faults', () => {
 
 	test('a DELETE cut off after it was processed is reported as done on the retry', async () => {
 		sandbox.failNext({ drop: 'after' });
-		const { items, error } = await run({ resource: 'message', operation: 'delete', messageId: byId('msg_00000001') });
+		const { items, error } = await run({
+			resource: 'message',
+			operation: 'delete',
+			messageId: byId('msg_00000001'),
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ id: 'msg_00000001', deleted: true });
 		expect(sandbox.requests.map((r) => r.status)).toEqual(['dropped after processing', 404]);
@@ -130,10 +264,14 @@ describe('service faults', () => {
 
 	test('retries are bounded: a service that keeps answering 503 fails with a plain message', async () => {
 		sandbox.set({ faults: { rate503: 1 } });
-		const { error } = await run(
-			{ resource: 'message', operation: 'get', messageId: byId('msg_00000001') },
+		const { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
+		expect(error.message).toMatch(
+			/^The Messaging service failed \(503\): Service temporarily unavailable \(gave up after \d attempts\)$/,
 		);
-		expect(error.message).toMatch(/^The Messaging service failed \(503\): Service temporarily unavailable \(gave up after \d attempts\)$/);
 		expect(sandbox.requests.length).toBeLessThanOrEqual(6);
 	}, 60_000);
 });

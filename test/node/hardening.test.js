@@ -23,18 +23,113 @@ const writes = () => sandbox.requests.filter((r) => r.method !== 'GET');
 describe('input of the wrong kind is an error naming the field and the item, before any request', () => {
 	const input = [{ obj: { id: 'm1' }, list: ['m1', 'm2'], count: 5, flag: true }];
 	test.each([
-		['an object as an id', { resource: 'message', operation: 'get', messageId: byId('={{ $json.obj }}') }, 'Message must be text, not an object [item 0]'],
-		['a list as an id', { resource: 'message', operation: 'delete', messageId: byId('={{ $json.list }}') }, 'Message must be text, not a list [item 0]'],
-		['an object as the text', { resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: '={{ $json.obj }}' }, 'Text must be text, not an object [item 0]'],
-		['a list as the edited text', { resource: 'message', operation: 'update', messageId: byId('msg_00000001'), updateFields: { text: '={{ $json.list }}' } }, 'Text must be text, not a list [item 0]'],
-		['a boolean as a contact', { resource: 'conversation', operation: 'create', createWith: 'contact', contactId: '={{ $json.flag }}' }, 'Contact ID must be text, not a boolean [item 0]'],
-		['an object as a reaction name', { resource: 'message', operation: 'addReaction', messageId: byId('msg_00000001'), reaction: '={{ $json.obj }}', reactor: 'ann' }, 'Reaction must be text, not an object [item 0]'],
-		['an empty reactor', { resource: 'message', operation: 'removeReaction', messageId: byId('msg_00000001'), reaction: 'like', reactor: ' ' }, 'Reactor is empty [item 0]'],
-		['an empty reaction name in JSON', { resource: 'message', operation: 'update', messageId: byId('msg_00000001'), updateFields: { reactionsJson: '{"": ["ann"]}' } }, 'Reactions (JSON) has a reaction with an empty name [item 0]'],
-		['an empty reactor in JSON', { resource: 'message', operation: 'update', messageId: byId('msg_00000001'), updateFields: { reactionsJson: '{"like": [""]}' } }, 'Reactions (JSON) "like" has an empty reactor name [item 0]'],
-		['a loose date', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: { archivedAt: 'March 5' } }, 'Archived At is not a date: March 5 (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]'],
-		['an impossible date', { resource: 'conversation', operation: 'update', conversationId: byId('conv_00000001'), updateFields: { archivedAt: '2025-02-30' } }, 'Archived At is not a valid date: 2025-02-30 [item 0]'],
-		['a limit that is not a number', { resource: 'message', operation: 'getAll', returnAll: false, limit: '={{ "five" }}' }, 'Limit must be a whole number of at least 1 [item 0]'],
+		[
+			'an object as an id',
+			{ resource: 'message', operation: 'get', messageId: byId('={{ $json.obj }}') },
+			'Message must be text, not an object [item 0]',
+		],
+		[
+			'a list as an id',
+			{ resource: 'message', operation: 'delete', messageId: byId('={{ $json.list }}') },
+			'Message must be text, not a list [item 0]',
+		],
+		[
+			'an object as the text',
+			{
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId('conv_00000001'),
+				text: '={{ $json.obj }}',
+			},
+			'Text must be text, not an object [item 0]',
+		],
+		[
+			'a list as the edited text',
+			{
+				resource: 'message',
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { text: '={{ $json.list }}' },
+			},
+			'Text must be text, not a list [item 0]',
+		],
+		[
+			'a boolean as a contact',
+			{
+				resource: 'conversation',
+				operation: 'create',
+				createWith: 'contact',
+				contactId: '={{ $json.flag }}',
+			},
+			'Contact ID must be text, not a boolean [item 0]',
+		],
+		[
+			'an object as a reaction name',
+			{
+				resource: 'message',
+				operation: 'addReaction',
+				messageId: byId('msg_00000001'),
+				reaction: '={{ $json.obj }}',
+				reactor: 'ann',
+			},
+			'Reaction must be text, not an object [item 0]',
+		],
+		[
+			'an empty reactor',
+			{
+				resource: 'message',
+				operation: 'removeReaction',
+				messageId: byId('msg_00000001'),
+				reaction: 'like',
+				reactor: ' ',
+			},
+			'Reactor is empty [item 0]',
+		],
+		[
+			'an empty reaction name in JSON',
+			{
+				resource: 'message',
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { reactionsJson: '{"": ["ann"]}' },
+			},
+			'Reactions (JSON) has a reaction with an empty name [item 0]',
+		],
+		[
+			'an empty reactor in JSON',
+			{
+				resource: 'message',
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { reactionsJson: '{"like": [""]}' },
+			},
+			'Reactions (JSON) "like" has an empty reactor name [item 0]',
+		],
+		[
+			'a loose date',
+			{
+				resource: 'conversation',
+				operation: 'update',
+				conversationId: byId('conv_00000001'),
+				updateFields: { archivedAt: 'March 5' },
+			},
+			'Archived At is not a date: March 5 (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]',
+		],
+		[
+			'an impossible date',
+			{
+				resource: 'conversation',
+				operation: 'update',
+				conversationId: byId('conv_00000001'),
+				updateFields: { archivedAt: '2025-02-30' },
+			},
+			'Archived At is not a valid date: 2025-02-30 [item 0]',
+		],
+		[
+			'a limit that is not a number',
+			{ resource: 'message', operation: 'getAll', returnAll: false, limit: '={{ "five" }}' },
+			'Limit must be a whole number of at least 1 [item 0]',
+		],
 	])('%s', async (_name, parameters, message) => {
 		const { error, items } = await run(parameters, { input });
 		expect(error?.message).toBe(message);
@@ -44,12 +139,20 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 	});
 
 	test('numbers are fine as ids, and a numeric text Limit from an expression is accepted', async () => {
-		let { error, items } = await run({ resource: 'message', operation: 'getAll', returnAll: false, limit: '={{ "5" }}' });
+		let { error, items } = await run({
+			resource: 'message',
+			operation: 'getAll',
+			returnAll: false,
+			limit: '={{ "5" }}',
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(sandbox.requests[0].query).toBe('?limit=5');
 		sandbox.clearRequests();
-		({ error } = await run({ resource: 'message', operation: 'get', messageId: byId('={{ $json.count }}') }, { input }));
+		({ error } = await run(
+			{ resource: 'message', operation: 'get', messageId: byId('={{ $json.count }}') },
+			{ input },
+		));
 		expect(error.message).toMatch(/^Not found/);
 		expect(sandbox.requests[0].path).toBe('/v1/messages/5');
 	});
@@ -71,7 +174,12 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 		sandbox.set({ latencyMs: 100 }); // long enough that every started request is still in flight
 		const many = Array.from({ length: 80 }, () => ({}));
 		const { error } = await run(
-			{ resource: 'message', operation: 'get', messageId: byId('msg_00000001'), options: { parallelRequests: '={{ 1000 }}' } },
+			{
+				resource: 'message',
+				operation: 'get',
+				messageId: byId('msg_00000001'),
+				options: { parallelRequests: '={{ 1000 }}' },
+			},
 			{ input: many },
 		);
 		expect(error).toBeUndefined();
@@ -86,8 +194,14 @@ describe('answers that are not what the call returns are errors, never silent re
 		['a bare array', '[{"id": "msg_00000001"}]'],
 	])('a list answer with %s', async (_name, body) => {
 		sandbox.failNext({ status: 200, html: body });
-		const { error, items } = await run({ resource: 'message', operation: 'getAll', returnAll: true });
-		expect(error.message).toMatch(/^The Messaging service answered (a list without a "data" array|a bare array)/);
+		const { error, items } = await run({
+			resource: 'message',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(error.message).toMatch(
+			/^The Messaging service answered (a list without a "data" array|a bare array)/,
+		);
 		expect(error.description).toContain('GET /v1/messages returned 200');
 		expect(items).toEqual([]);
 	});
@@ -97,40 +211,78 @@ describe('answers that are not what the call returns are errors, never silent re
 		['a list', '{"data": []}'],
 	])('a Send answered with %s is an error, not a success', async (_name, body) => {
 		sandbox.failNext({ status: 200, html: body });
-		const { error } = await run({ resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: 'x' });
-		expect(error.message).toBe('The Messaging service answered something that is not a record (no "id")');
+		const { error } = await run({
+			resource: 'message',
+			operation: 'send',
+			conversationId: byId('conv_00000001'),
+			text: 'x',
+		});
+		expect(error.message).toBe(
+			'The Messaging service answered something that is not a record (no "id")',
+		);
 	});
 
 	test('Add Reaction whose read has no reactions list writes nothing', async () => {
 		sandbox.failNext({ status: 200, html: '{"id": "msg_00000001", "message": "hi"}' });
-		const { error } = await run({ resource: 'message', operation: 'addReaction', messageId: byId('msg_00000001'), reaction: 'like', reactor: 'ann' });
+		const { error } = await run({
+			resource: 'message',
+			operation: 'addReaction',
+			messageId: byId('msg_00000001'),
+			reaction: 'like',
+			reactor: 'ann',
+		});
 		expect(error.message).toContain('without its "reactions" list, so nothing was written');
 		expect(writes()).toEqual([]);
 	});
 
 	test('a DELETE answered 200 in plain text is done', async () => {
 		sandbox.failNext({ status: 200, html: 'OK' });
-		const { error, items } = await run({ resource: 'message', operation: 'delete', messageId: byId('msg_00000001') });
+		const { error, items } = await run({
+			resource: 'message',
+			operation: 'delete',
+			messageId: byId('msg_00000001'),
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ id: 'msg_00000001', deleted: true });
 	});
 
 	test('a Send answered 500 says the message may have been stored', async () => {
 		sandbox.failNext({ status: 500 });
-		const { error } = await run({ resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: 'x' });
+		const { error } = await run({
+			resource: 'message',
+			operation: 'send',
+			conversationId: byId('conv_00000001'),
+			text: 'x',
+		});
 		expect(error.message).toMatch(/^The Messaging service failed \(500\)/);
 		expect(error.description).toContain('may or may not have processed it, so it was not repeated');
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
 	test('a service that echoes the Authorization header in its error text: the token is redacted everywhere', async () => {
-		sandbox.failNext({ status: 400, html: `{"error": {"message": "bad request; you sent Authorization: Bearer ${TOKEN}"}}` });
-		const { error } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') });
+		sandbox.failNext({
+			status: 400,
+			html: `{"error": {"message": "bad request; you sent Authorization: Bearer ${TOKEN}"}}`,
+		});
+		const { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
 		expect(error.message).toContain('[redacted]');
-		const everything = JSON.stringify({ ...error, message: error.message, description: error.description, stack: error.stack, cause: error.cause });
+		const everything = JSON.stringify({
+			...error,
+			message: error.message,
+			description: error.description,
+			stack: error.stack,
+			cause: error.cause,
+		});
 		expect(everything).not.toContain(TOKEN);
 		sandbox.failNext({ status: 400, html: `token=${TOKEN}` });
-		const { items } = await run({ resource: 'message', operation: 'get', messageId: byId('msg_00000001') }, { continueOnFail: true });
+		const { items } = await run(
+			{ resource: 'message', operation: 'get', messageId: byId('msg_00000001') },
+			{ continueOnFail: true },
+		);
 		expect(JSON.stringify(items)).not.toContain(TOKEN);
 		expect(items[0].json.error).toContain('[redacted]');
 	});

@@ -9,7 +9,9 @@ const path = require('node:path');
 const { runMessagingNode } = require('../harness/n8n');
 const { byId, TOKEN, BASE_URL_PASSWORD } = require('../harness/sandbox');
 
-const { transportDefaults } = require(path.join(__dirname, '../../dist/nodes/shared/transport/index.js'));
+const { transportDefaults } = require(
+	path.join(__dirname, '../../dist/nodes/shared/transport/index.js'),
+);
 
 /** A loopback server that records what it receives and answers with `handler`. */
 async function server(handler) {
@@ -38,7 +40,14 @@ async function server(handler) {
 	};
 }
 
-const MESSAGE = { id: 'msg_1', conversation_id: 'conv_1', message: 'hi', reactions: [], attachments: [], created_at: 1_700_000_000 };
+const MESSAGE = {
+	id: 'msg_1',
+	conversation_id: 'conv_1',
+	message: 'hi',
+	reactions: [],
+	attachments: [],
+	created_at: 1_700_000_000,
+};
 
 let servers = [];
 const start = async (handler) => {
@@ -53,23 +62,41 @@ afterEach(async () => {
 	servers = [];
 });
 
-const credentialsFor = (url) => ({ baseUrl: `${url}/v1`, accessToken: TOKEN, timestampUnit: 'auto', ownContactId: '' });
-const run = (url, parameters, extra = {}) => runMessagingNode({ parameters, credentials: credentialsFor(url), ...extra });
+const credentialsFor = (url) => ({
+	baseUrl: `${url}/v1`,
+	accessToken: TOKEN,
+	timestampUnit: 'auto',
+	ownContactId: '',
+});
+const run = (url, parameters, extra = {}) =>
+	runMessagingNode({ parameters, credentials: credentialsFor(url), ...extra });
 
 const OPERATIONS = {
 	GET: { resource: 'message', operation: 'get', messageId: byId('msg_1') },
 	POST: { resource: 'message', operation: 'send', conversationId: byId('conv_1'), text: 'hello' },
-	PUT: { resource: 'message', operation: 'update', messageId: byId('msg_1'), updateFields: { text: 'edited' } },
+	PUT: {
+		resource: 'message',
+		operation: 'update',
+		messageId: byId('msg_1'),
+		updateFields: { text: 'edited' },
+	},
 	DELETE: { resource: 'message', operation: 'delete', messageId: byId('msg_1') },
 };
 
 describe('redirects are never followed: the token never leaves its origin, a write never becomes a read', () => {
 	const cases = [];
-	for (const status of [301, 302, 303, 307, 308]) for (const method of Object.keys(OPERATIONS)) cases.push([status, method]);
+	for (const status of [301, 302, 303, 307, 308])
+		for (const method of Object.keys(OPERATIONS)) cases.push([status, method]);
 	test.each(cases)('%i on %s', async (status, method) => {
 		const elsewhere = await start((req, res) => {
 			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(req.method === 'GET' && req.url.endsWith('/messages') ? { has_more: false, data: [MESSAGE] } : MESSAGE));
+			res.end(
+				JSON.stringify(
+					req.method === 'GET' && req.url.endsWith('/messages')
+						? { has_more: false, data: [MESSAGE] }
+						: MESSAGE,
+				),
+			);
 		});
 		const origin = await start((req, res) => {
 			res.writeHead(status, { location: `${elsewhere.url}/v1/messages?token=${TOKEN}` });
@@ -77,11 +104,15 @@ describe('redirects are never followed: the token never leaves its origin, a wri
 		});
 		const { error, items } = await run(origin.url, OPERATIONS[method]);
 		expect(items).toEqual([]);
-		expect(error.message).toBe(`The Messaging service redirected the request (${status}) to ${elsewhere.url}/v1/messages`);
+		expect(error.message).toBe(
+			`The Messaging service redirected the request (${status}) to ${elsewhere.url}/v1/messages`,
+		);
 		expect(error.description).toContain('Redirects are not followed');
 		expect(elsewhere.received).toEqual([]);
 		expect(origin.received.length).toBeGreaterThanOrEqual(1);
-		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(TOKEN);
+		expect(
+			JSON.stringify({ message: error.message, description: error.description }),
+		).not.toContain(TOKEN);
 	});
 });
 
@@ -90,7 +121,9 @@ describe('no request waits forever', () => {
 		transportDefaults.retry = { ...savedRetry, maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 };
 		const silent = await start(() => {});
 		const { error } = await run(silent.url, { ...OPERATIONS.GET, options: { timeout: 1 } });
-		expect(error.message).toBe('The Messaging service did not answer within 1 s (gave up after 2 attempts)');
+		expect(error.message).toBe(
+			'The Messaging service did not answer within 1 s (gave up after 2 attempts)',
+		);
 		expect(silent.received).toHaveLength(2);
 	});
 
@@ -119,7 +152,9 @@ describe('a Base URL with user info', () => {
 		const url = target.url.replace('http://', `http://bob:${BASE_URL_PASSWORD}@`);
 		const { error, items } = await run(url, OPERATIONS.GET, { continueOnFail: true });
 		expect(error).toBeUndefined();
-		expect(items[0].json.error).toBe('The Base URL of the Messaging API credential must not contain a user name or password (put the access token in its own field)');
+		expect(items[0].json.error).toBe(
+			'The Base URL of the Messaging API credential must not contain a user name or password (put the access token in its own field)',
+		);
 		expect(JSON.stringify(items)).not.toContain(BASE_URL_PASSWORD);
 		expect(target.received).toEqual([]);
 	});

@@ -13,8 +13,14 @@ beforeEach(async () => {
 	}
 	sandbox.store.addContact({ id: 'ct_ann', username: 'ann' });
 	sandbox.store.createConversation({ contact_id: 'ct_ann' }); // conv_00000131
-	sandbox.store.sendMessage('ct_ann', { conversation_id: 'conv_00000131', message: 'hello from ann' });
-	sandbox.store.sendMessage('ct_001', { conversation_id: 'conv_00000001', message: 'first   contact\nwrites' });
+	sandbox.store.sendMessage('ct_ann', {
+		conversation_id: 'conv_00000131',
+		message: 'hello from ann',
+	});
+	sandbox.store.sendMessage('ct_001', {
+		conversation_id: 'conv_00000001',
+		message: 'first   contact\nwrites',
+	});
 	sandbox.clearRequests();
 });
 afterEach(() => sandbox.stop());
@@ -26,12 +32,18 @@ describe('Conversation picker', () => {
 		const first = await searchList('searchConversations', { credentials });
 		expect(first.results).toHaveLength(100);
 		expect(first.paginationToken).toBe(first.results[99].value);
-		const second = await searchList('searchConversations', { credentials, paginationToken: first.paginationToken });
+		const second = await searchList('searchConversations', {
+			credentials,
+			paginationToken: first.paginationToken,
+		});
 		expect(second.results).toHaveLength(31);
 		expect(second.paginationToken).toBeUndefined();
 		const all = [...first.results, ...second.results].map((r) => r.value);
 		expect(new Set(all).size).toBe(131);
-		expect(sandbox.requests.map((r) => r.query)).toEqual(['?limit=100', `?limit=100&starting_after=${first.paginationToken}`]);
+		expect(sandbox.requests.map((r) => r.query)).toEqual([
+			'?limit=100',
+			`?limit=100&starting_after=${first.paginationToken}`,
+		]);
 		expect(labels(first)[0]).toBe('Contact ct_ann · conv_00000131'); // newest first
 	});
 
@@ -57,13 +69,19 @@ describe('Message picker', () => {
 			credentials,
 			parameters: { conversationId: { __rl: true, mode: 'list', value: 'conv_00000001' } },
 		});
-		expect(result.results).toEqual([{ name: 'user1: first contact writes', value: 'msg_00000002' }]);
+		expect(result.results).toEqual([
+			{ name: 'user1: first contact writes', value: 'msg_00000002' },
+		]);
 		expect(sandbox.requests[0].query).toBe('?conversation_id=conv_00000001&limit=100');
 	});
 
 	test('without a conversation it lists every conversation’s messages; search matches text and id', async () => {
 		expect((await searchList('searchMessages', { credentials })).results).toHaveLength(2);
-		expect(labels(await searchList('searchMessages', { credentials, filter: 'hello' }))).toEqual(['ann: hello from ann']);
-		expect((await searchList('searchMessages', { credentials, filter: 'msg_00000002' })).results).toHaveLength(1);
+		expect(labels(await searchList('searchMessages', { credentials, filter: 'hello' }))).toEqual([
+			'ann: hello from ann',
+		]);
+		expect(
+			(await searchList('searchMessages', { credentials, filter: 'msg_00000002' })).results,
+		).toHaveLength(1);
 	});
 });

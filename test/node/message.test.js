@@ -10,12 +10,17 @@ beforeEach(async () => {
 	for (const id of ['ct_ann', 'ct_bob']) store.addContact({ id, username: id.slice(3) });
 	store.createConversation({ contact_id: 'ct_ann' }); // conv_00000001
 	store.createConversation({ contact_id: 'ct_bob' }); // conv_00000002
-	store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: 'hello' }, { createdAt: 1_700_000_000 }); // msg_00000001
+	store.sendMessage(
+		'ct_ann',
+		{ conversation_id: 'conv_00000001', message: 'hello' },
+		{ createdAt: 1_700_000_000 },
+	); // msg_00000001
 	sandbox.clearRequests();
 });
 afterEach(() => sandbox.stop());
 
-const run = (parameters, extra = {}) => runMessagingNode({ parameters: { resource: 'message', ...parameters }, credentials, ...extra });
+const run = (parameters, extra = {}) =>
+	runMessagingNode({ parameters: { resource: 'message', ...parameters }, credentials, ...extra });
 
 describe('Message', () => {
 	test('Send: form body on the wire, the bearer header, the created message out', async () => {
@@ -51,17 +56,35 @@ describe('Message', () => {
 
 	test('Send: items go out one at a time, in item order, each paired with its item', async () => {
 		const input = Array.from({ length: 12 }, (_, i) => ({ n: i }));
-		const { items } = await run({ operation: 'send', conversationId: byId('conv_00000002'), text: '={{ "number " + $json.n }}' }, { input });
+		const { items } = await run(
+			{
+				operation: 'send',
+				conversationId: byId('conv_00000002'),
+				text: '={{ "number " + $json.n }}',
+			},
+			{ input },
+		);
 		expect(items.map((i) => i.json.message)).toEqual(input.map((x) => `number ${x.n}`));
 		expect(items.map((i) => i.pairedItem.item)).toEqual(input.map((_, i) => i));
-		const stored = sandbox.store.listMessages({ conversation_id: 'conv_00000002' }).map((m) => m.message);
+		const stored = sandbox.store
+			.listMessages({ conversation_id: 'conv_00000002' })
+			.map((m) => m.message);
 		expect(stored).toEqual(input.map((x) => `number ${x.n}`));
 	});
 
 	test('Get: by ID, with ISO timestamps when asked', async () => {
-		const { items } = await run({ operation: 'get', messageId: byId('msg_00000001'), options: { isoTimestamps: true } });
+		const { items } = await run({
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+			options: { isoTimestamps: true },
+		});
 		expect(wire(sandbox)).toEqual([{ method: 'GET', url: '/v1/messages/msg_00000001', body: '' }]);
-		expect(items[0].json).toMatchObject({ id: 'msg_00000001', created_at: 1_700_000_000, created_at_iso: '2023-11-14T22:13:20.000Z', read_at_iso: null });
+		expect(items[0].json).toMatchObject({
+			id: 'msg_00000001',
+			created_at: 1_700_000_000,
+			created_at_iso: '2023-11-14T22:13:20.000Z',
+			read_at_iso: null,
+		});
 	});
 
 	test('Get: an id with / ? # .. reaches the service as one segment', async () => {
@@ -82,7 +105,12 @@ describe('Message', () => {
 			messageId: byId('msg_00000001'),
 			updateFields: {
 				text: 'edited',
-				reactions: { reaction: [{ name: 'a&b=[c] d', reactors: 'zoë, x=y&z' }, { name: '👍', reactors: 'ann' }] },
+				reactions: {
+					reaction: [
+						{ name: 'a&b=[c] d', reactors: 'zoë, x=y&z' },
+						{ name: '👍', reactors: 'ann' },
+					],
+				},
 				attachments: '[]',
 			},
 		});
@@ -101,7 +129,11 @@ describe('Message', () => {
 
 	test('Update: reactions given as a JSON object from an expression', async () => {
 		const { items } = await run(
-			{ operation: 'update', messageId: byId('msg_00000001'), updateFields: { reactionsJson: '={{ $json.reactions }}' } },
+			{
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { reactionsJson: '={{ $json.reactions }}' },
+			},
 			{ input: [{ reactions: { like: ['ann', 'bob'] } }] },
 		);
 		expect(wire(sandbox)[0].body).toBe('reactions[like][]=ann&reactions[like][]=bob');
@@ -110,44 +142,84 @@ describe('Message', () => {
 
 	test('Add Reaction and Remove Reaction keep everyone else’s reactions', async () => {
 		sandbox.store.updateMessage('msg_00000001', { reactions: { like: ['bob'], love: ['cy'] } });
-		let { items } = await run({ operation: 'addReaction', messageId: byId('msg_00000001'), reaction: 'like', reactor: 'ann' });
+		let { items } = await run({
+			operation: 'addReaction',
+			messageId: byId('msg_00000001'),
+			reaction: 'like',
+			reactor: 'ann',
+		});
 		expect(items[0].json.reactions).toEqual([{ like: ['bob', 'ann'] }, { love: ['cy'] }]);
-		({ items } = await run({ operation: 'removeReaction', messageId: byId('msg_00000001'), reaction: 'love', reactor: 'cy' }));
+		({ items } = await run({
+			operation: 'removeReaction',
+			messageId: byId('msg_00000001'),
+			reaction: 'love',
+			reactor: 'cy',
+		}));
 		expect(items[0].json.reactions).toEqual([{ like: ['bob', 'ann'] }]);
 		expect(wire(sandbox)).toEqual([
 			{ method: 'GET', url: '/v1/messages/msg_00000001', body: '' },
-			{ method: 'PUT', url: '/v1/messages/msg_00000001', body: 'reactions[like][]=bob&reactions[like][]=ann&reactions[love][]=cy' },
+			{
+				method: 'PUT',
+				url: '/v1/messages/msg_00000001',
+				body: 'reactions[like][]=bob&reactions[like][]=ann&reactions[love][]=cy',
+			},
 			{ method: 'GET', url: '/v1/messages/msg_00000001', body: '' },
-			{ method: 'PUT', url: '/v1/messages/msg_00000001', body: 'reactions[like][]=bob&reactions[like][]=ann' },
+			{
+				method: 'PUT',
+				url: '/v1/messages/msg_00000001',
+				body: 'reactions[like][]=bob&reactions[like][]=ann',
+			},
 		]);
 	});
 
 	test('Remove Reaction of the last reactor clears the reactions', async () => {
 		sandbox.store.updateMessage('msg_00000001', { reactions: { like: ['ann'] } });
-		const { items } = await run({ operation: 'removeReaction', messageId: byId('msg_00000001'), reaction: 'like', reactor: 'ann' });
+		const { items } = await run({
+			operation: 'removeReaction',
+			messageId: byId('msg_00000001'),
+			reaction: 'like',
+			reactor: 'ann',
+		});
 		expect(wire(sandbox)[1].body).toBe('reactions=');
 		expect(items[0].json.reactions).toEqual([]);
 	});
 
 	test('Delete: DELETE, then { id, deleted: true }', async () => {
 		const { items } = await run({ operation: 'delete', messageId: byId('msg_00000001') });
-		expect(wire(sandbox)).toEqual([{ method: 'DELETE', url: '/v1/messages/msg_00000001', body: '' }]);
-		expect(items).toEqual([{ json: { id: 'msg_00000001', deleted: true }, pairedItem: { item: 0 } }]);
+		expect(wire(sandbox)).toEqual([
+			{ method: 'DELETE', url: '/v1/messages/msg_00000001', body: '' },
+		]);
+		expect(items).toEqual([
+			{ json: { id: 'msg_00000001', deleted: true }, pairedItem: { item: 0 } },
+		]);
 		expect(sandbox.store.messages.has('msg_00000001')).toBe(false);
 	});
 
 	test('Get Many: limit and conversation filter on the wire, one item per message', async () => {
-		for (let i = 0; i < 5; i++) sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
+		for (let i = 0; i < 5; i++)
+			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
 		sandbox.clearRequests();
-		const { items, hints } = await run({ operation: 'getAll', returnAll: false, limit: 3, filters: { conversationId: byId('conv_00000002') } });
-		expect(wire(sandbox)).toEqual([{ method: 'GET', url: '/v1/messages?conversation_id=conv_00000002&limit=3', body: '' }]);
+		const { items, hints } = await run({
+			operation: 'getAll',
+			returnAll: false,
+			limit: 3,
+			filters: { conversationId: byId('conv_00000002') },
+		});
+		expect(wire(sandbox)).toEqual([
+			{ method: 'GET', url: '/v1/messages?conversation_id=conv_00000002&limit=3', body: '' },
+		]);
 		expect(items).toHaveLength(3);
-		expect(items.every((i) => i.json.conversation_id === 'conv_00000002' && i.pairedItem.item === 0)).toBe(true);
-		expect(hints.map((h) => h.message)).toEqual([expect.stringContaining('More messages exist than the limit of 3')]);
+		expect(
+			items.every((i) => i.json.conversation_id === 'conv_00000002' && i.pairedItem.item === 0),
+		).toBe(true);
+		expect(hints.map((h) => h.message)).toEqual([
+			expect.stringContaining('More messages exist than the limit of 3'),
+		]);
 	});
 
 	test('Get Many with Return All over 1,200 messages: every one once, largest pages, cursor on the wire', async () => {
-		for (let i = 0; i < 1200; i++) sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
+		for (let i = 0; i < 1200; i++)
+			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
 		sandbox.clearRequests();
 		const { items } = await run({ operation: 'getAll', returnAll: true });
 		expect(items).toHaveLength(1201);
@@ -159,12 +231,16 @@ describe('Message', () => {
 	});
 
 	test('Get Many against a service that ignores the cursor: stops, no duplicates, says so', async () => {
-		for (let i = 0; i < 250; i++) sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
+		for (let i = 0; i < 250; i++)
+			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
 		sandbox.set({ ignoreCursor: true });
 		sandbox.clearRequests();
 		const { items, hints } = await run({ operation: 'getAll', returnAll: true });
 		expect(items).toHaveLength(100);
 		expect(sandbox.requests).toHaveLength(2);
-		expect(hints[0]).toMatchObject({ type: 'warning', message: expect.stringContaining('may be incomplete') });
+		expect(hints[0]).toMatchObject({
+			type: 'warning',
+			message: expect.stringContaining('may be incomplete'),
+		});
 	});
 });

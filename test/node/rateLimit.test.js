@@ -5,10 +5,15 @@ const { startSandbox, byId } = require('../harness/sandbox');
 let sandbox;
 let credentials;
 beforeEach(async () => {
-	({ sandbox, credentials } = await startSandbox({ seed: 'none', rateLimit: { perSecond: 200, burst: 10 }, latencyMs: 2 }));
+	({ sandbox, credentials } = await startSandbox({
+		seed: 'none',
+		rateLimit: { perSecond: 200, burst: 10 },
+		latencyMs: 2,
+	}));
 	sandbox.store.addContact({ id: 'ct_ann' });
 	sandbox.store.createConversation({ contact_id: 'ct_ann' });
-	for (let i = 0; i < 300; i++) sandbox.store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: `m${i}` });
+	for (let i = 0; i < 300; i++)
+		sandbox.store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: `m${i}` });
 	sandbox.clearRequests();
 });
 afterEach(() => sandbox.stop());
@@ -16,7 +21,12 @@ afterEach(() => sandbox.stop());
 test('under a rate limit, 16 in parallel: every item succeeds, in input order, without a storm of retries', async () => {
 	const ids = [...sandbox.store.messages.keys()].reverse();
 	const { items, error } = await runMessagingNode({
-		parameters: { resource: 'message', operation: 'get', messageId: '={{ $json.id }}', options: { parallelRequests: 16 } },
+		parameters: {
+			resource: 'message',
+			operation: 'get',
+			messageId: '={{ $json.id }}',
+			options: { parallelRequests: 16 },
+		},
 		input: ids.map((id) => ({ id })),
 		credentials,
 	});
@@ -24,7 +34,9 @@ test('under a rate limit, 16 in parallel: every item succeeds, in input order, w
 	expect(items.map((i) => i.json.id)).toEqual(ids);
 	expect(items.map((i) => i.pairedItem.item)).toEqual(ids.map((_, i) => i));
 	const limited = sandbox.requests.filter((r) => r.status === 429).length;
-	console.log(`300 Gets at 16 in parallel under 200 requests/s: ${sandbox.requests.length} requests, ${limited} answered 429`);
+	console.log(
+		`300 Gets at 16 in parallel under 200 requests/s: ${sandbox.requests.length} requests, ${limited} answered 429`,
+	);
 	// The pacing learns the rate from 429s, so some are expected; a storm would be each request retrying
 	// up to its 12 allowed answers on its own. How many exactly depends on scheduling, so the bound is loose.
 	expect(sandbox.requests.length).toBeLessThan(300 * 3);
@@ -33,12 +45,20 @@ test('under a rate limit, 16 in parallel: every item succeeds, in input order, w
 test('Send under a rate limit: every message once, in item order', async () => {
 	const input = Array.from({ length: 60 }, (_, n) => ({ n }));
 	const { items, error } = await runMessagingNode({
-		parameters: { resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: '=send {{ $json.n }}' },
+		parameters: {
+			resource: 'message',
+			operation: 'send',
+			conversationId: byId('conv_00000001'),
+			text: '=send {{ $json.n }}',
+		},
 		input,
 		credentials,
 	});
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(60);
-	const stored = sandbox.store.listMessages({ conversation_id: 'conv_00000001' }).map((m) => m.message).filter((t) => t.startsWith('send '));
+	const stored = sandbox.store
+		.listMessages({ conversation_id: 'conv_00000001' })
+		.map((m) => m.message)
+		.filter((t) => t.startsWith('send '));
 	expect(stored).toEqual(input.map(({ n }) => `send ${n}`));
 });

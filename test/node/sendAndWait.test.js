@@ -35,22 +35,37 @@ const parameters = (extra = {}) => ({
 });
 
 async function park(extra, input) {
-	return await startMessagingRun({ parameters: parameters(extra), input, credentials, nodeId: NODE_ID }).done;
+	return await startMessagingRun({
+		parameters: parameters(extra),
+		input,
+		credentials,
+		nodeId: NODE_ID,
+	}).done;
 }
 
 const requestText = () => store.listMessages({ conversation_id: INBOX }).map((m) => m.message);
 const linkIn = (text, label) => new URL(new RegExp(`^${label}: (\\S+)$`, 'm').exec(text)[1]);
 const pathAndQuery = (url) => url.pathname + url.search;
 const signatureIsValid = (url) =>
-	validateUrlSignature(url.searchParams.get('signature'), url, Container.get(InstanceSettings).hmacSignatureSecret);
+	validateUrlSignature(
+		url.searchParams.get('signature'),
+		url,
+		Container.get(InstanceSettings).hmacSignatureSecret,
+	);
 
 describe('Send and Wait for Response: the request', () => {
 	test('Approval: sends the message with n8n-signed approve and decline links, parks the execution', async () => {
 		const before = Date.now();
 		const { waitTill, items, status, error } = await park(
 			{
-				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes, archive', disapproveLabel: 'No' } },
-				options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' } } },
+				approvalOptions: {
+					values: { approvalType: 'double', approveLabel: 'Yes, archive', disapproveLabel: 'No' },
+				},
+				options: {
+					limitWaitTime: {
+						values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'hours' },
+					},
+				},
 			},
 			[{ n: 1 }],
 		);
@@ -75,7 +90,10 @@ describe('Send and Wait for Response: the request', () => {
 		expect(signatureIsValid(decline)).toBe(false);
 
 		const requests = wire(sandbox);
-		expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET /v1/conversations/${INBOX}`, 'POST /v1/messages']);
+		expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+			`GET /v1/conversations/${INBOX}`,
+			'POST /v1/messages',
+		]);
 		expect(requests[1].body).toBe(`conversation_id=${INBOX}&message=${encodeURIComponent(text)}`);
 	});
 
@@ -84,7 +102,11 @@ describe('Send and Wait for Response: the request', () => {
 		expect(unlimited.waitTill).toEqual(WAIT_INDEFINITELY);
 		expect(requestText()[0]).toMatch(/\n\nApprove: \S+$/);
 		const dated = await park({
-			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2031-05-06T07:08:09Z' } } },
+			options: {
+				limitWaitTime: {
+					values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2031-05-06T07:08:09Z' },
+				},
+			},
 		});
 		expect(dated.waitTill).toEqual(new Date('2031-05-06T07:08:09Z'));
 	});
@@ -97,7 +119,10 @@ describe('Send and Wait for Response: the request', () => {
 	});
 
 	test('several input items: one request (from the first item), as n8n’s nodes do', async () => {
-		await park({ message: '={{ "Archive " + $json.who + "?" }}' }, [{ who: 'Ann' }, { who: 'Bob' }]);
+		await park({ message: '={{ "Archive " + $json.who + "?" }}' }, [
+			{ who: 'Ann' },
+			{ who: 'Bob' },
+		]);
 		expect(requestText()).toHaveLength(1);
 		expect(requestText()[0]).toMatch(/^Archive Ann\?/);
 	});
@@ -105,8 +130,26 @@ describe('Send and Wait for Response: the request', () => {
 	test.each([
 		[{ message: '={{ "  " }}' }, 'Message is empty [item 0]'],
 		[{ conversationId: byId('conv_gone') }, 'Conversation "conv_gone" does not exist [item 0]'],
-		[{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: -1, resumeUnit: 'hours' } } } }, 'Limit Wait Time must be a positive amount of hours (got "-1") [item 0]'],
-		[{ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'next tuesday' } } } }, 'Limit Wait Time has no valid Max Date and Time (got "next tuesday") [item 0]'],
+		[
+			{
+				options: {
+					limitWaitTime: {
+						values: { limitType: 'afterTimeInterval', resumeAmount: -1, resumeUnit: 'hours' },
+					},
+				},
+			},
+			'Limit Wait Time must be a positive amount of hours (got "-1") [item 0]',
+		],
+		[
+			{
+				options: {
+					limitWaitTime: {
+						values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'next tuesday' },
+					},
+				},
+			},
+			'Limit Wait Time has no valid Max Date and Time (got "next tuesday") [item 0]',
+		],
 	])('bad input %j: a clear error, nothing sent, nothing parked', async (extra, message) => {
 		const { error, waitTill } = await park(extra);
 		expect(error.message).toBe(message);
@@ -121,7 +164,9 @@ describe('Send and Wait for Response: the request', () => {
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json)).toEqual([{ error: 'Conversation "conv_gone" does not exist [item 0]' }]);
+		expect(items.map((i) => i.json)).toEqual([
+			{ error: 'Conversation "conv_gone" does not exist [item 0]' },
+		]);
 	});
 });
 
@@ -133,7 +178,13 @@ describe('Send and Wait for Response: the webhook', () => {
 		return { text, sentMessageId };
 	}
 	const click = (extra, url, options = {}) =>
-		callMessagingWebhook({ parameters: parameters(extra), credentials, url: pathAndQuery(url), nodeId: NODE_ID, ...options });
+		callMessagingWebhook({
+			parameters: parameters(extra),
+			credentials,
+			url: pathAndQuery(url),
+			nodeId: NODE_ID,
+			...options,
+		});
 
 	test('the approve link: { data: { approved: true }, sentMessageId } and a "recorded" page', async () => {
 		const extra = { approvalOptions: { values: { approvalType: 'double' } } };
@@ -145,7 +196,10 @@ describe('Send and Wait for Response: the webhook', () => {
 		expect(answer.headers['content-security-policy']).toMatch(/^sandbox allow-forms;/);
 		expect(answer.body).toContain('Got it, thanks');
 		const [[item]] = answer.result.workflowData;
-		expect(item.json).toEqual({ data: { approved: true, respondedAt: expect.any(String) }, sentMessageId });
+		expect(item.json).toEqual({
+			data: { approved: true, respondedAt: expect.any(String) },
+			sentMessageId,
+		});
 		expect(answer.result.noWebhookResponse).toBe(true);
 
 		const declined = await click(extra, linkIn(text, 'Decline'));
@@ -154,7 +208,11 @@ describe('Send and Wait for Response: the webhook', () => {
 
 	test('a link preview (no user agent, or a bot’s) gets an empty page and decides nothing', async () => {
 		const { text } = await sentLinks();
-		for (const agent of ['', 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'TelegramBot (like TwitterBot)']) {
+		for (const agent of [
+			'',
+			'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+			'TelegramBot (like TwitterBot)',
+		]) {
 			const answer = await click({}, linkIn(text, 'Approve'), { headers: { 'user-agent': agent } });
 			expect(answer.status).toBe(200);
 			expect(answer.body).toBe('');
@@ -193,7 +251,10 @@ describe('Send and Wait for Response: the webhook', () => {
 		expect(empty.status).toBe(400);
 		expect(empty.result).toEqual({ noWebhookResponse: true });
 
-		const posted = await click(extra, link, { method: 'POST', body: { response: 'Ann left the team.\nKeep it 30 days.' } });
+		const posted = await click(extra, link, {
+			method: 'POST',
+			body: { response: 'Ann left the team.\nKeep it 30 days.' },
+		});
 		expect(posted.status).toBe(200);
 		expect(posted.result.workflowData[0][0].json).toEqual({
 			data: { text: 'Ann left the team.\nKeep it 30 days.', respondedAt: expect.any(String) },
@@ -205,6 +266,9 @@ describe('Send and Wait for Response: the webhook', () => {
 		const { text } = await sentLinks();
 		store.deleteMessage(store.listMessages({ conversation_id: INBOX })[0].id);
 		const answer = await click({}, linkIn(text, 'Approve'));
-		expect(answer.result.workflowData[0][0].json).toMatchObject({ data: { approved: true }, sentMessageId: null });
+		expect(answer.result.workflowData[0][0].json).toMatchObject({
+			data: { approved: true },
+			sentMessageId: null,
+		});
 	});
 });

@@ -1,6 +1,8 @@
 'use strict';
 const path = require('node:path');
-const { transportDefaults } = require(path.join(__dirname, '../../dist/nodes/shared/transport/index.js'));
+const { transportDefaults } = require(
+	path.join(__dirname, '../../dist/nodes/shared/transport/index.js'),
+);
 /**
  * Send and Wait for Reply through n8n-core's WorkflowExecute against the sandbox: the message on the
  * wire, which later message is the reply, both list orders, time-out, cancellation and rate limits.
@@ -22,8 +24,16 @@ beforeEach(async () => {
 	store.createConversation({ contact_id: 'ct_ann' }); // INBOX
 	store.createConversation({ contact_id: 'ct_bob' }); // OTHER
 	// History from earlier, so the list order shows in the conversation's own page.
-	store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'earlier' }, { createdAt: 1_700_000_000 });
-	store.sendMessage('ct_me', { conversation_id: INBOX, message: 'earlier too' }, { createdAt: 1_700_000_001 });
+	store.sendMessage(
+		'ct_ann',
+		{ conversation_id: INBOX, message: 'earlier' },
+		{ createdAt: 1_700_000_000 },
+	);
+	store.sendMessage(
+		'ct_me',
+		{ conversation_id: INBOX, message: 'earlier too' },
+		{ createdAt: 1_700_000_001 },
+	);
 	sandbox.clearRequests();
 });
 afterEach(() => sandbox.stop());
@@ -40,7 +50,8 @@ const parameters = (extra = {}) => ({
 
 const sentText = 'Which size, S or M?';
 const sentMessage = () => [...store.messages.values()].find((m) => m.message === sentText);
-const checks = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages');
+const checks = () =>
+	sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages');
 
 /** Calls `write` once the question is in the conversation and the node has checked at least `afterChecks` times. */
 async function whenAsked(write, afterChecks = 1) {
@@ -59,21 +70,37 @@ async function ask(extra, write, afterChecks) {
 
 describe('Send and Wait for Reply', () => {
 	test('sends, then outputs { sent, reply, timedOut: false } with the first message from someone else', async () => {
-		const { items, error } = await ask({}, () => store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'M please' }));
+		const { items, error } = await ask({}, () =>
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'M please' }),
+		);
 		expect(error).toBeUndefined();
 		const requests = wire(sandbox);
 		expect(requests.slice(0, 2)).toEqual([
 			{ method: 'GET', url: `/v1/conversations/${INBOX}`, body: '' },
-			{ method: 'POST', url: '/v1/messages', body: `conversation_id=${INBOX}&message=Which%20size%2C%20S%20or%20M%3F` },
+			{
+				method: 'POST',
+				url: '/v1/messages',
+				body: `conversation_id=${INBOX}&message=Which%20size%2C%20S%20or%20M%3F`,
+			},
 		]);
 		// Newest first: every check reads from the top of the conversation, one request while nothing came.
-		expect(requests.slice(2).every((r) => r.url === `/v1/messages?conversation_id=${INBOX}&limit=50`)).toBe(true);
+		expect(
+			requests.slice(2).every((r) => r.url === `/v1/messages?conversation_id=${INBOX}&limit=50`),
+		).toBe(true);
 		expect(items).toHaveLength(1);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		const { sent, reply, timedOut } = items[0].json;
 		expect(timedOut).toBe(false);
-		expect(sent).toMatchObject({ id: sentMessage().id, message: sentText, contact: { id: 'ct_me' } });
-		expect(reply).toMatchObject({ conversation_id: INBOX, message: 'M please', contact: { id: 'ct_ann' } });
+		expect(sent).toMatchObject({
+			id: sentMessage().id,
+			message: sentText,
+			contact: { id: 'ct_me' },
+		});
+		expect(reply).toMatchObject({
+			conversation_id: INBOX,
+			message: 'M please',
+			contact: { id: 'ct_ann' },
+		});
 	});
 
 	test('own messages, other conversations and the history do not count; the earliest reply wins', async () => {
@@ -83,7 +110,10 @@ describe('Send and Wait for Reply', () => {
 			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'first real answer' });
 			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'second answer' });
 		});
-		expect(items[0].json.reply).toMatchObject({ message: 'first real answer', contact: { id: 'ct_ann' } });
+		expect(items[0].json.reply).toMatchObject({
+			message: 'first real answer',
+			contact: { id: 'ct_ann' },
+		});
 	});
 
 	test('skips messages of the credential’s own contact (by username) and takes the next one', async () => {
@@ -113,7 +143,10 @@ describe('Send and Wait for Reply', () => {
 			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'hmm, let me think' }); // no match
 		});
 		const before = checks().length;
-		await whenAsked(() => store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'm, thanks' }), before + 2);
+		await whenAsked(
+			() => store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'm, thanks' }),
+			before + 2,
+		);
 		const { items, error } = await run.done;
 		expect(error).toBeUndefined();
 		expect(items[0].json.reply).toMatchObject({ message: 'm, thanks', contact: { id: 'ct_ann' } });
@@ -121,7 +154,11 @@ describe('Send and Wait for Reply', () => {
 
 	test('time-out: { sent, reply: null, timedOut: true }, or an error naming the item when asked', async () => {
 		const { items } = await ask({ replyTimeout: 0.3 });
-		expect(items[0].json).toMatchObject({ sent: { message: sentText }, reply: null, timedOut: true });
+		expect(items[0].json).toMatchObject({
+			sent: { message: sentText },
+			reply: null,
+			timedOut: true,
+		});
 		expect(checks().length).toBeGreaterThanOrEqual(2);
 
 		const failed = await ask({ replyTimeout: 0.2, onTimeout: 'error' });
@@ -134,13 +171,20 @@ describe('Send and Wait for Reply', () => {
 		let fired = 0;
 		const { setTimeout: realSet, clearTimeout: realClear } = global;
 		global.setTimeout = (fn, ms, ...args) => {
-			const handle = realSet((...a) => (pending.delete(handle) && (fired += 1), fn(...a)), ms, ...args);
+			const handle = realSet(
+				(...a) => (pending.delete(handle) && (fired += 1), fn(...a)),
+				ms,
+				...args,
+			);
 			if (ms === 30_000) pending.add(handle);
 			return handle;
 		};
 		global.clearTimeout = (handle) => (pending.delete(handle), realClear(handle));
 		try {
-			const run = startMessagingRun({ parameters: parameters({ replyTimeout: 600, checkInterval: 30 }), credentials });
+			const run = startMessagingRun({
+				parameters: parameters({ replyTimeout: 600, checkInterval: 30 }),
+				credentials,
+			});
 			await whenAsked(() => undefined, 1);
 			while (pending.size === 0) await new Promise((r) => realSet(r, 5)); // the node is pausing
 			run.cancel();
@@ -164,9 +208,12 @@ describe('Send and Wait for Reply', () => {
 		try {
 			const run = startMessagingRun({ parameters: parameters({ replyTimeout: 60 }), credentials });
 			const limited = sandbox.stats.rateLimited;
-			await whenAsked(() => sandbox.failNext(...Array.from({ length: 5 }, () => ({ status: 429, retryAfter: 0.01 }))));
+			await whenAsked(() =>
+				sandbox.failNext(...Array.from({ length: 5 }, () => ({ status: 429, retryAfter: 0.01 }))),
+			);
 			// The reply comes once all 5 were answered: the wait outlived them (however the pace settled).
-			for (let i = 0; i < 3000 && sandbox.stats.rateLimited - limited < 5; i++) await new Promise((r) => setTimeout(r, 10));
+			for (let i = 0; i < 3000 && sandbox.stats.rateLimited - limited < 5; i++)
+				await new Promise((r) => setTimeout(r, 10));
 			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'S' });
 			const { items, error } = await run.done;
 			expect(error).toBeUndefined();
@@ -189,27 +236,48 @@ describe('Send and Wait for Reply', () => {
 		const urls = checks().map((r) => r.path + r.query);
 		// The first check reads the top of the list and sees the order; from then on, only after the sent message.
 		expect(urls[0]).toBe(`/v1/messages?conversation_id=${INBOX}&limit=50`);
-		expect(urls.slice(1).every((u) => u === `/v1/messages?conversation_id=${INBOX}&limit=50&starting_after=${sentId}`)).toBe(true);
+		expect(
+			urls
+				.slice(1)
+				.every(
+					(u) => u === `/v1/messages?conversation_id=${INBOX}&limit=50&starting_after=${sentId}`,
+				),
+		).toBe(true);
 	});
 
-	test.each(['newest_first', 'oldest_first'])('%s: more new messages than one page, the reply at the far end is found', async (order) => {
-		sandbox.set({ order });
-		const run = startMessagingRun({ parameters: parameters({ options: { replyPattern: 'final' } }), credentials });
-		await whenAsked(() => {
-			for (let i = 0; i < 120; i++) store.sendMessage(i % 2 ? 'ct_me' : 'ct_ann', { conversation_id: INBOX, message: `chatter ${i}` });
-			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'final answer' });
-		});
-		const { items, error } = await run.done;
-		expect(error).toBeUndefined();
-		expect(items[0].json.reply.message).toBe('final answer');
-		expect(checks().some((r) => r.query.includes('starting_after='))).toBe(true);
-	});
+	test.each(['newest_first', 'oldest_first'])(
+		'%s: more new messages than one page, the reply at the far end is found',
+		async (order) => {
+			sandbox.set({ order });
+			const run = startMessagingRun({
+				parameters: parameters({ options: { replyPattern: 'final' } }),
+				credentials,
+			});
+			await whenAsked(() => {
+				for (let i = 0; i < 120; i++)
+					store.sendMessage(i % 2 ? 'ct_me' : 'ct_ann', {
+						conversation_id: INBOX,
+						message: `chatter ${i}`,
+					});
+				store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'final answer' });
+			});
+			const { items, error } = await run.done;
+			expect(error).toBeUndefined();
+			expect(items[0].json.reply.message).toBe('final answer');
+			expect(checks().some((r) => r.query.includes('starting_after='))).toBe(true);
+		},
+	);
 
 	test('oldest-first, new conversation, reply within the same second: the account’s list tells the order', async () => {
 		sandbox.set({ order: 'oldest_first' });
 		const fresh = store.createConversation({ contact_id: 'ct_bob' }).id;
-		const run = startMessagingRun({ parameters: parameters({ conversationId: byId(fresh) }), credentials });
-		await whenAsked(() => store.sendMessage('ct_bob', { conversation_id: fresh, message: 'same second' }));
+		const run = startMessagingRun({
+			parameters: parameters({ conversationId: byId(fresh) }),
+			credentials,
+		});
+		await whenAsked(() =>
+			store.sendMessage('ct_bob', { conversation_id: fresh, message: 'same second' }),
+		);
 		const { items } = await run.done;
 		expect(items[0].json.reply.message).toBe('same second');
 	});
@@ -217,8 +285,14 @@ describe('Send and Wait for Reply', () => {
 	test.each([
 		[{ message: '   ' }, 'Message is empty [item 0]'],
 		[{ conversationId: byId('conv_nope') }, 'Conversation "conv_nope" does not exist [item 0]'],
-		[{ options: { replyPattern: '(yes' } }, 'Reply Must Match is not a valid regular expression: Invalid regular expression: /(yes/: Unterminated group [item 0]'],
-		[{ replyTimeout: 7200 }, 'Timeout (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits [item 0]'],
+		[
+			{ options: { replyPattern: '(yes' } },
+			'Reply Must Match is not a valid regular expression: Invalid regular expression: /(yes/: Unterminated group [item 0]',
+		],
+		[
+			{ replyTimeout: 7200 },
+			'Timeout (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits [item 0]',
+		],
 		[{ checkInterval: 0 }, 'Check Every (Seconds) must be a positive number of seconds [item 0]'],
 	])('bad input %j: a clear error before anything is sent', async (extra, message) => {
 		const { error } = await runMessagingNode({ parameters: parameters(extra), credentials });

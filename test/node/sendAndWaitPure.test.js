@@ -3,31 +3,72 @@
 const path = require('node:path');
 
 const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sendAndWait');
-const { requestMessageText, waitTillFrom, isLinkPreviewAgent, hasSignature, resumeMarker } = require(path.join(dist, 'links.js'));
-const { compilePattern, orderShownBy, isReply, ReplyWatcher } = require(path.join(dist, 'replyWatcher.js'));
+const {
+	requestMessageText,
+	waitTillFrom,
+	isLinkPreviewAgent,
+	hasSignature,
+	resumeMarker,
+} = require(path.join(dist, 'links.js'));
+const { compilePattern, orderShownBy, isReply, ReplyWatcher } = require(
+	path.join(dist, 'replyWatcher.js'),
+);
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
 
 describe('links', () => {
 	test('the request text: the message, a blank line, one "Label: url" line per link', () => {
-		expect(requestMessageText('Ship it?\n', [{ label: 'Yes\nplease', url: 'https://n8n/a' }, { label: 'No', url: 'https://n8n/b' }])).toBe(
-			'Ship it?\n\nYes please: https://n8n/a\nNo: https://n8n/b',
-		);
+		expect(
+			requestMessageText('Ship it?\n', [
+				{ label: 'Yes\nplease', url: 'https://n8n/a' },
+				{ label: 'No', url: 'https://n8n/b' },
+			]),
+		).toBe('Ship it?\n\nYes please: https://n8n/a\nNo: https://n8n/b');
 	});
 
 	test('Limit Wait Time: interval, date, none, and the problems', () => {
 		const now = Date.UTC(2026, 0, 1);
-		expect(waitTillFrom({ limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' }, now)).toEqual(new Date(now + 45 * 60_000));
-		expect(waitTillFrom({ limitType: 'afterTimeInterval', resumeAmount: '1.5', resumeUnit: 'days' }, now)).toEqual(new Date(now + 36 * 3600_000));
-		expect(waitTillFrom({ limitType: 'atSpecifiedTime', maxDateAndTime: '2026-02-03T04:05:06.000Z' }, now)).toEqual(new Date('2026-02-03T04:05:06.000Z'));
+		expect(
+			waitTillFrom(
+				{ limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' },
+				now,
+			),
+		).toEqual(new Date(now + 45 * 60_000));
+		expect(
+			waitTillFrom(
+				{ limitType: 'afterTimeInterval', resumeAmount: '1.5', resumeUnit: 'days' },
+				now,
+			),
+		).toEqual(new Date(now + 36 * 3600_000));
+		expect(
+			waitTillFrom(
+				{ limitType: 'atSpecifiedTime', maxDateAndTime: '2026-02-03T04:05:06.000Z' },
+				now,
+			),
+		).toEqual(new Date('2026-02-03T04:05:06.000Z'));
 		expect(waitTillFrom(undefined, now).getUTCFullYear()).toBe(3000); // n8n's WAIT_INDEFINITELY
 		expect(waitTillFrom({}, now).getUTCFullYear()).toBe(3000);
-		expect(waitTillFrom({ limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' }, now)).toEqual({ problem: 'must be a positive amount of hours (got "0")' });
-		expect(waitTillFrom({ limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'weeks' }, now)).toEqual({ problem: 'has an unknown unit "weeks"' });
-		expect(waitTillFrom({ limitType: 'atSpecifiedTime' }, now)).toEqual({ problem: 'has no valid Max Date and Time (got "")' });
+		expect(
+			waitTillFrom({ limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' }, now),
+		).toEqual({ problem: 'must be a positive amount of hours (got "0")' });
+		expect(
+			waitTillFrom({ limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'weeks' }, now),
+		).toEqual({ problem: 'has an unknown unit "weeks"' });
+		expect(waitTillFrom({ limitType: 'atSpecifiedTime' }, now)).toEqual({
+			problem: 'has no valid Max Date and Time (got "")',
+		});
 	});
 
 	test('link previews are told apart from browsers', () => {
-		for (const agent of [undefined, '', 'Slackbot-LinkExpanding 1.0', 'facebookexternalhit/1.1', 'WhatsApp/2.23', 'Mozilla/5.0 (compatible; Googlebot/2.1)', 'Mozilla/5.0 ... Teams/1.6', 'Discordbot/2.0']) {
+		for (const agent of [
+			undefined,
+			'',
+			'Slackbot-LinkExpanding 1.0',
+			'facebookexternalhit/1.1',
+			'WhatsApp/2.23',
+			'Mozilla/5.0 (compatible; Googlebot/2.1)',
+			'Mozilla/5.0 ... Teams/1.6',
+			'Discordbot/2.0',
+		]) {
 			expect([agent, isLinkPreviewAgent(agent)]).toEqual([agent, true]);
 		}
 		for (const agent of [
@@ -40,33 +81,64 @@ describe('links', () => {
 	});
 
 	test('signature presence and the request message marker', () => {
-		expect(hasSignature('/webhook-waiting/12/abc?approved=true&signature=0a1b2c3d4e5f60718293a4b5c6d7e8f9')).toBe(true);
+		expect(
+			hasSignature(
+				'/webhook-waiting/12/abc?approved=true&signature=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+			),
+		).toBe(true);
 		expect(hasSignature('/webhook-waiting/12/abc?approved=true')).toBe(false);
 		expect(hasSignature('/webhook-waiting/12/abc?signature=')).toBe(false);
-		expect(resumeMarker('/webhook-waiting/12/abc-def?approved=true&signature=00')).toBe('/12/abc-def?');
+		expect(resumeMarker('/webhook-waiting/12/abc-def?approved=true&signature=00')).toBe(
+			'/12/abc-def?',
+		);
 		expect(resumeMarker('/x')).toBeUndefined();
 	});
 
 	test('HTML escaping', () => {
-		expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+		expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
+			'&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
+		);
 	});
 });
 
 describe('reply matching', () => {
-	const sent = { id: 'm10', conversation_id: 'c1', contact: { id: 'ct_me', username: 'me' }, message: 'Q?', created_at: 100 };
+	const sent = {
+		id: 'm10',
+		conversation_id: 'c1',
+		contact: { id: 'ct_me', username: 'me' },
+		message: 'Q?',
+		created_at: 100,
+	};
 	const filter = { conversationId: 'c1', own: ['ct_me', 'me'] };
-	const from = (id, text, extra = {}) => ({ id: `m_${id}_${text}`, conversation_id: 'c1', contact: { id, username: id.slice(3) }, message: text, created_at: 101, ...extra });
+	const from = (id, text, extra = {}) => ({
+		id: `m_${id}_${text}`,
+		conversation_id: 'c1',
+		contact: { id, username: id.slice(3) },
+		message: text,
+		created_at: 101,
+		...extra,
+	});
 
 	test('isReply: own messages, other conversations, the sent message and older messages never count', () => {
 		expect(isReply(from('ct_ann', 'yes'), sent, filter)).toBe(true);
 		expect(isReply(sent, sent, filter)).toBe(false);
 		expect(isReply(from('ct_me', 'mine'), sent, filter)).toBe(false);
-		expect(isReply({ ...from('ct_x', 'by name'), contact: { id: 'ct_x', username: 'me' } }, sent, filter)).toBe(false);
-		expect(isReply(from('ct_ann', 'elsewhere', { conversation_id: 'c2' }), sent, filter)).toBe(false);
+		expect(
+			isReply(
+				{ ...from('ct_x', 'by name'), contact: { id: 'ct_x', username: 'me' } },
+				sent,
+				filter,
+			),
+		).toBe(false);
+		expect(isReply(from('ct_ann', 'elsewhere', { conversation_id: 'c2' }), sent, filter)).toBe(
+			false,
+		);
 		expect(isReply(from('ct_ann', 'old', { created_at: 99 }), sent, filter)).toBe(false);
 		expect(isReply(from('ct_bob', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(false);
 		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(true);
-		expect(isReply(from('ct_ann', 'maybe'), sent, { ...filter, pattern: /^(yes|no)\b/i })).toBe(false);
+		expect(isReply(from('ct_ann', 'maybe'), sent, { ...filter, pattern: /^(yes|no)\b/i })).toBe(
+			false,
+		);
 	});
 
 	test('compilePattern: plain or /…/flags; g and y dropped so a test never depends on the previous one', () => {
@@ -77,9 +149,36 @@ describe('reply matching', () => {
 	});
 
 	test('orderShownBy: neighbours, or the top of the first page against the sent message', () => {
-		expect(orderShownBy([{ id: 'a', created_at: 5 }, { id: 'b', created_at: 3 }], sent, false)).toBe('newestFirst');
-		expect(orderShownBy([{ id: 'a', created_at: 3 }, { id: 'b', created_at: 5 }], sent, false)).toBe('oldestFirst');
-		expect(orderShownBy([{ id: 'a', created_at: 100 }, { id: 'b', created_at: 100 }], sent, true)).toBeUndefined();
+		expect(
+			orderShownBy(
+				[
+					{ id: 'a', created_at: 5 },
+					{ id: 'b', created_at: 3 },
+				],
+				sent,
+				false,
+			),
+		).toBe('newestFirst');
+		expect(
+			orderShownBy(
+				[
+					{ id: 'a', created_at: 3 },
+					{ id: 'b', created_at: 5 },
+				],
+				sent,
+				false,
+			),
+		).toBe('oldestFirst');
+		expect(
+			orderShownBy(
+				[
+					{ id: 'a', created_at: 100 },
+					{ id: 'b', created_at: 100 },
+				],
+				sent,
+				true,
+			),
+		).toBeUndefined();
 		expect(orderShownBy([{ id: 'a', created_at: 120 }], sent, true)).toBe('newestFirst');
 		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, true)).toBe('oldestFirst');
 		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, false)).toBeUndefined();
@@ -88,7 +187,11 @@ describe('reply matching', () => {
 	test('a service that ignores the cursor: the watcher never loops and never returns a message twice', async () => {
 		const list = [from('ct_ann', 'a'), from('ct_me', 'b'), sent].slice(0, 2);
 		const calls = [];
-		const watcher = new ReplyWatcher(sent, filter, async (cursor) => (calls.push(cursor), { messages: list, hasMore: true }));
+		const watcher = new ReplyWatcher(
+			sent,
+			filter,
+			async (cursor) => (calls.push(cursor), { messages: list, hasMore: true }),
+		);
 		expect((await watcher.check()).message).toBe('a');
 		expect(await watcher.check()).toBeUndefined();
 		expect(calls.length).toBeLessThanOrEqual(4);

@@ -239,7 +239,9 @@ describe('Messaging Trigger v2: restarts', () => {
 		const afterRestart = host.executions.filter((e) => e.processNumber === 2);
 		// The last settlement was saved by an emit of nothing under its own key (dropped as a duplicate):
 		// nothing comes again.
-		expect(afterRestart.map((e) => texts(e.json))).toEqual([['while stopped 1', 'while stopped 2']]);
+		expect(afterRestart.map((e) => texts(e.json))).toEqual([
+			['while stopped 1', 'while stopped 2'],
+		]);
 		expect(afterRestart[0].json[0]).not.toHaveProperty('redelivery');
 	});
 

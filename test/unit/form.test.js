@@ -16,8 +16,18 @@ describe('encodeForm: the exact bytes of a form body', () => {
 
 	test('booleans, numbers, null, undefined, empty collections', () => {
 		expect(
-			encodeForm({ is_muted: true, is_pinned: false, archived_at: 1700000000, pinned_message_id: null, skip: undefined, reactions: {}, attachments: [] }),
-		).toBe('is_muted=true&is_pinned=false&archived_at=1700000000&pinned_message_id=&reactions=&attachments=');
+			encodeForm({
+				is_muted: true,
+				is_pinned: false,
+				archived_at: 1700000000,
+				pinned_message_id: null,
+				skip: undefined,
+				reactions: {},
+				attachments: [],
+			}),
+		).toBe(
+			'is_muted=true&is_pinned=false&archived_at=1700000000&pinned_message_id=&reactions=&attachments=',
+		);
 	});
 
 	test('arrays of objects use indices, nested objects brackets', () => {

@@ -1,11 +1,18 @@
 'use strict';
-const { reactionsFromInput, reactionsFromService, withReaction, withoutReaction } = require('../../dist/nodes/Messaging/helpers/reactions');
+const {
+	reactionsFromInput,
+	reactionsFromService,
+	withReaction,
+	withoutReaction,
+} = require('../../dist/nodes/Messaging/helpers/reactions');
 const { collectRecords, nextCursor } = require('../../dist/nodes/shared/paginate');
 const { forEachWithConcurrency } = require('../../dist/nodes/Messaging/helpers/concurrency');
 
 describe('reactions', () => {
 	test('the service form (array of objects) merges into one map', () => {
-		expect(reactionsFromService([{ like: ['ann'] }, { like: ['bob', 'ann'], love: ['cy'] }])).toEqual({ like: ['ann', 'bob'], love: ['cy'] });
+		expect(
+			reactionsFromService([{ like: ['ann'] }, { like: ['bob', 'ann'], love: ['cy'] }]),
+		).toEqual({ like: ['ann', 'bob'], love: ['cy'] });
 		expect(reactionsFromService([])).toEqual({});
 		expect(reactionsFromService(undefined)).toEqual({});
 	});
@@ -17,21 +24,34 @@ describe('reactions', () => {
 		expect(map).toEqual({ like: ['ann'], love: ['cy'] });
 	});
 	test('user input: rows, an object, the service array, or JSON text', () => {
-		expect(reactionsFromInput({ reaction: [{ name: 'like', reactors: 'ann, bob' }, { name: ' 👍 ', reactors: ['zoë'] }] })).toEqual({ like: ['ann', 'bob'], '👍': ['zoë'] });
+		expect(
+			reactionsFromInput({
+				reaction: [
+					{ name: 'like', reactors: 'ann, bob' },
+					{ name: ' 👍 ', reactors: ['zoë'] },
+				],
+			}),
+		).toEqual({ like: ['ann', 'bob'], '👍': ['zoë'] });
 		expect(reactionsFromInput({ like: ['ann'] })).toEqual({ like: ['ann'] });
 		expect(reactionsFromInput([{ like: ['ann'] }])).toEqual({ like: ['ann'] });
 		expect(reactionsFromInput('{"like":["ann"]}')).toEqual({ like: ['ann'] });
 	});
 	test('wrong shapes say what is wrong', () => {
 		expect(() => reactionsFromInput('like')).toThrow('not JSON');
-		expect(() => reactionsFromInput({ like: [1] })).toThrow('"like" must be a list of reactor names');
+		expect(() => reactionsFromInput({ like: [1] })).toThrow(
+			'"like" must be a list of reactor names',
+		);
 		expect(() => reactionsFromInput(['like'])).toThrow('must map reaction names');
-		expect(() => reactionsFromInput({ reaction: [{ name: '', reactors: 'a' }] })).toThrow('row 1 has no reaction name');
+		expect(() => reactionsFromInput({ reaction: [{ name: '', reactors: 'a' }] })).toThrow(
+			'row 1 has no reaction name',
+		);
 	});
 });
 
 function fakeService(total, { ignoreCursor = false, pageMax = 100 } = {}) {
-	const records = Array.from({ length: total }, (_, i) => ({ id: `r${String(i).padStart(5, '0')}` }));
+	const records = Array.from({ length: total }, (_, i) => ({
+		id: `r${String(i).padStart(5, '0')}`,
+	}));
 	const calls = [];
 	const fetchPage = async (cursor, limit) => {
 		calls.push({ cursor, limit });
@@ -72,7 +92,10 @@ describe('collectRecords', () => {
 		expect(result.records).toHaveLength(50);
 	});
 	test('nextCursor: the last id, or stalled when the page did not advance', () => {
-		expect(nextCursor([{ id: 'a' }, { id: 'b' }], true, undefined)).toEqual({ next: 'b', stalled: false });
+		expect(nextCursor([{ id: 'a' }, { id: 'b' }], true, undefined)).toEqual({
+			next: 'b',
+			stalled: false,
+		});
 		expect(nextCursor([{ id: 'a' }, { id: 'b' }], false, undefined)).toEqual({ stalled: false });
 		expect(nextCursor([{ id: 'b' }], true, 'b')).toEqual({ stalled: true });
 		expect(nextCursor([], true, 'b')).toEqual({ stalled: true });

@@ -10,13 +10,20 @@ describe('timestamp units', () => {
 	});
 
 	test('the unit of a record comes from its first timestamp', () => {
-		expect(t.detectTimestampUnit({ id: 'x', read_at: null, created_at: 1_700_000_000_000 })).toBe('milliseconds');
+		expect(t.detectTimestampUnit({ id: 'x', read_at: null, created_at: 1_700_000_000_000 })).toBe(
+			'milliseconds',
+		);
 		expect(t.detectTimestampUnit({ id: 'x' })).toBeUndefined();
 	});
 
 	test('ISO copies are added beside timestamps, also of the embedded contact; integers stay', () => {
 		const out = t.withIsoTimestamps(
-			{ id: 'm', created_at: 1_700_000_000, read_at: null, contact: { id: 'c', created_at: 1_600_000_000 } },
+			{
+				id: 'm',
+				created_at: 1_700_000_000,
+				read_at: null,
+				contact: { id: 'c', created_at: 1_600_000_000 },
+			},
 			'auto',
 		);
 		expect(out).toEqual({
@@ -27,7 +34,9 @@ describe('timestamp units', () => {
 			read_at_iso: null,
 			contact: { id: 'c', created_at: 1_600_000_000, created_at_iso: '2020-09-13T12:26:40.000Z' },
 		});
-		expect(t.withIsoTimestamps({ created_at: 1_700_000_000_000 }, 'milliseconds').created_at_iso).toBe('2023-11-14T22:13:20.000Z');
+		expect(
+			t.withIsoTimestamps({ created_at: 1_700_000_000_000 }, 'milliseconds').created_at_iso,
+		).toBe('2023-11-14T22:13:20.000Z');
 	});
 
 	test('dates typed by a user become integers in the service unit', () => {
@@ -42,10 +51,19 @@ describe('timestamp units', () => {
 		expect(ok({ toMillis: () => 1_700_000_000_000 }, 'seconds')).toBe(1_700_000_000);
 		// Without an offset: the workflow's timezone, daylight saving included.
 		expect(ok('2023-11-14T23:13:20', 'seconds', 'Europe/Berlin')).toBe(1_700_000_000);
-		expect(ok('2023-07-01T02:00:00', 'seconds', 'Europe/Berlin')).toBe(Date.UTC(2023, 6, 1, 0) / 1000);
+		expect(ok('2023-07-01T02:00:00', 'seconds', 'Europe/Berlin')).toBe(
+			Date.UTC(2023, 6, 1, 0) / 1000,
+		);
 		expect(ok('2023-11-14', 'seconds', 'UTC')).toBe(Date.UTC(2023, 10, 14) / 1000);
 		// Strict: no guessing.
-		for (const bad of ['not a date', 'foo 1', 'March 5', '2025-02-30', '2025-13-01', '2025-01-01T24:00:00Z']) {
+		for (const bad of [
+			'not a date',
+			'foo 1',
+			'March 5',
+			'2025-02-30',
+			'2025-13-01',
+			'2025-01-01T24:00:00Z',
+		]) {
 			expect(problem(bad)).toMatch(/is not (a|a valid) date/);
 		}
 		expect(problem(1.5)).toMatch(/is not a date/);

@@ -1,6 +1,17 @@
 'use strict';
-const { normalizeBaseUrl, buildUrl, encodePathSegment, baseUrlProblem, describeLocation } = require('../../dist/nodes/shared/transport/url');
-const { isRetryable: retryable, backoffMs, decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
+const {
+	normalizeBaseUrl,
+	buildUrl,
+	encodePathSegment,
+	baseUrlProblem,
+	describeLocation,
+} = require('../../dist/nodes/shared/transport/url');
+const {
+	isRetryable: retryable,
+	backoffMs,
+	decideRetry,
+	DEFAULT_RETRY,
+} = require('../../dist/nodes/shared/transport/retry');
 const { serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
@@ -21,13 +32,18 @@ describe('URLs', () => {
 		expect(buildUrl('http://h/v1', { path: ['messages', '../conversations/x'] })).toBe(
 			'http://h/v1/messages/..%2Fconversations%2Fx',
 		);
-		expect(buildUrl('http://h', { path: ['messages', 'a?b#c%d'] })).toBe('http://h/v1/messages/a%3Fb%23c%25d');
+		expect(buildUrl('http://h', { path: ['messages', 'a?b#c%d'] })).toBe(
+			'http://h/v1/messages/a%3Fb%23c%25d',
+		);
 	});
 
 	test('query strings use the form encoding and leave out undefined', () => {
-		expect(buildUrl('http://h', { path: ['messages'], query: { conversation_id: 'c 1&2', limit: 5, starting_after: undefined } })).toBe(
-			'http://h/v1/messages?conversation_id=c%201%262&limit=5',
-		);
+		expect(
+			buildUrl('http://h', {
+				path: ['messages'],
+				query: { conversation_id: 'c 1&2', limit: 5, starting_after: undefined },
+			}),
+		).toBe('http://h/v1/messages?conversation_id=c%201%262&limit=5');
 	});
 
 	test('dot segments cannot be sent as ids', () => {
@@ -59,7 +75,8 @@ describe('which failures are retried', () => {
 		expect(isRetryable('POST', 'timeout')).toBe(false);
 	});
 	test('redirects are never retried', () => {
-		for (const status of [301, 302, 303, 307, 308]) expect(isRetryable('GET', 'status', status)).toBe(false);
+		for (const status of [301, 302, 303, 307, 308])
+			expect(isRetryable('GET', 'status', status)).toBe(false);
 	});
 	test('an unreachable service, or a failure inside n8n before the network, is reported at once', () => {
 		expect(isRetryable('GET', 'unreachable')).toBe(false);
@@ -80,7 +97,10 @@ describe('the service’s own error text', () => {
 		[{ message: 'Nope' }, 'Nope'],
 		[{ errors: [{ message: 'first' }] }, 'first'],
 		['{"error":{"message":"from text"}}', 'from text'],
-		['<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>', '502 Bad Gateway'],
+		[
+			'<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>',
+			'502 Bad Gateway',
+		],
 		['', undefined],
 		[undefined, undefined],
 	])('%j gives %j', (body, expected) => {
@@ -92,25 +112,69 @@ describe('decideRetry', () => {
 	const fresh = { failures: 0, rateLimited: 0, waitedMs: 0 };
 	const fixed = () => 0.5;
 	test('the first dropped connection is retried at once, the next after backoff', () => {
-		expect(decideRetry('GET', { kind: 'dropped' }, fresh, DEFAULT_RETRY, fixed)).toEqual({ retry: true, delayMs: 0, rateLimited: false });
-		expect(decideRetry('GET', { kind: 'dropped' }, { ...fresh, failures: 1 }, DEFAULT_RETRY, fixed)).toEqual({ retry: true, delayMs: 1000, rateLimited: false });
+		expect(decideRetry('GET', { kind: 'dropped' }, fresh, DEFAULT_RETRY, fixed)).toEqual({
+			retry: true,
+			delayMs: 0,
+			rateLimited: false,
+		});
+		expect(
+			decideRetry('GET', { kind: 'dropped' }, { ...fresh, failures: 1 }, DEFAULT_RETRY, fixed),
+		).toEqual({ retry: true, delayMs: 1000, rateLimited: false });
 	});
 	test('a 429 waits what the service asked and counts apart from other failures', () => {
-		const decision = decideRetry('POST', { kind: 'status', status: 429, retryAfterMs: 1200 }, { ...fresh, failures: 5 }, DEFAULT_RETRY, fixed);
+		const decision = decideRetry(
+			'POST',
+			{ kind: 'status', status: 429, retryAfterMs: 1200 },
+			{ ...fresh, failures: 5 },
+			DEFAULT_RETRY,
+			fixed,
+		);
 		expect(decision).toEqual({ retry: true, delayMs: 1200, rateLimited: true });
 	});
 	test('gives up after maxAttempts failures, maxRateLimited 429s, or maxTotalWaitMs of waiting', () => {
-		expect(decideRetry('GET', { kind: 'status', status: 503 }, { ...fresh, failures: 5 }, DEFAULT_RETRY, fixed)).toEqual({ retry: false, reason: 'exhausted' });
-		expect(decideRetry('GET', { kind: 'status', status: 429 }, { ...fresh, rateLimited: 11 }, DEFAULT_RETRY, fixed)).toEqual({ retry: false, reason: 'exhausted' });
-		expect(decideRetry('GET', { kind: 'status', status: 503, retryAfterMs: 5000 }, { ...fresh, waitedMs: 58_000 }, DEFAULT_RETRY, fixed)).toEqual({ retry: false, reason: 'exhausted' });
+		expect(
+			decideRetry(
+				'GET',
+				{ kind: 'status', status: 503 },
+				{ ...fresh, failures: 5 },
+				DEFAULT_RETRY,
+				fixed,
+			),
+		).toEqual({ retry: false, reason: 'exhausted' });
+		expect(
+			decideRetry(
+				'GET',
+				{ kind: 'status', status: 429 },
+				{ ...fresh, rateLimited: 11 },
+				DEFAULT_RETRY,
+				fixed,
+			),
+		).toEqual({ retry: false, reason: 'exhausted' });
+		expect(
+			decideRetry(
+				'GET',
+				{ kind: 'status', status: 503, retryAfterMs: 5000 },
+				{ ...fresh, waitedMs: 58_000 },
+				DEFAULT_RETRY,
+				fixed,
+			),
+		).toEqual({ retry: false, reason: 'exhausted' });
 	});
 	test('a policy can be passed in: tests use a fast one', () => {
 		const fast = { ...DEFAULT_RETRY, baseDelayMs: 1, maxDelayMs: 2 };
-		expect(decideRetry('GET', { kind: 'status', status: 502 }, { ...fresh, failures: 3 }, fast, fixed)).toEqual({ retry: true, delayMs: 2, rateLimited: false });
+		expect(
+			decideRetry('GET', { kind: 'status', status: 502 }, { ...fresh, failures: 3 }, fast, fixed),
+		).toEqual({ retry: true, delayMs: 2, rateLimited: false });
 	});
 	test('a POST that may have been processed is not repeated', () => {
-		expect(decideRetry('POST', { kind: 'status', status: 503 }, fresh, DEFAULT_RETRY)).toEqual({ retry: false, reason: 'not-retryable' });
-		expect(decideRetry('POST', { kind: 'timeout' }, fresh, DEFAULT_RETRY)).toEqual({ retry: false, reason: 'not-retryable' });
+		expect(decideRetry('POST', { kind: 'status', status: 503 }, fresh, DEFAULT_RETRY)).toEqual({
+			retry: false,
+			reason: 'not-retryable',
+		});
+		expect(decideRetry('POST', { kind: 'timeout' }, fresh, DEFAULT_RETRY)).toEqual({
+			retry: false,
+			reason: 'not-retryable',
+		});
 	});
 });
 
@@ -129,18 +193,27 @@ describe('Base URL checks', () => {
 		else expect(found).toContain(problem);
 	});
 	test('a redirect target is shown as origin and path only', () => {
-		expect(describeLocation('https://u:p@evil.example/x/y?token=abc#f', 'http://h/v1/messages')).toBe('https://evil.example/x/y');
-		expect(describeLocation('/v2/messages?a=1', 'http://h/v1/messages')).toBe('http://h/v2/messages');
+		expect(
+			describeLocation('https://u:p@evil.example/x/y?token=abc#f', 'http://h/v1/messages'),
+		).toBe('https://evil.example/x/y');
+		expect(describeLocation('/v2/messages?a=1', 'http://h/v1/messages')).toBe(
+			'http://h/v2/messages',
+		);
 		expect(describeLocation(undefined, 'http://h/')).toBe('(no Location header)');
 	});
 });
 
 describe('redaction', () => {
 	test('the token, bearer credentials and Base URL user info never survive', () => {
-		const secrets = secretsOf({ accessToken: ' tok_SECRET123 ', baseUrl: 'https://bob:p%40ss@h.example/api' });
-		const text = 'echo: Authorization: Bearer tok_SECRET123; url https://bob:p%40ss@h.example/api; again p@ss and tok_SECRET123; other Bearer abc.def';
+		const secrets = secretsOf({
+			accessToken: ' tok_SECRET123 ',
+			baseUrl: 'https://bob:p%40ss@h.example/api',
+		});
+		const text =
+			'echo: Authorization: Bearer tok_SECRET123; url https://bob:p%40ss@h.example/api; again p@ss and tok_SECRET123; other Bearer abc.def';
 		const clean = redact(text, secrets);
-		for (const secret of ['tok_SECRET123', 'p%40ss', 'p@ss', 'bob:', 'abc.def']) expect(clean).not.toContain(secret);
+		for (const secret of ['tok_SECRET123', 'p%40ss', 'p@ss', 'bob:', 'abc.def'])
+			expect(clean).not.toContain(secret);
 		expect(clean).toContain('[redacted]');
 	});
 });

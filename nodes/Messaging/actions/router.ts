@@ -2,7 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { forEachWithConcurrency } from '../helpers/concurrency';
-import { detectTimestampUnit, withIsoTimestamps, type TimestampUnit } from '../../shared/timestamps';
+import {
+	detectTimestampUnit,
+	withIsoTimestamps,
+	type TimestampUnit,
+} from '../../shared/timestamps';
 import {
 	getMessagingCredentials,
 	messagingApiRequest,
@@ -33,7 +37,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = resources[resource]?.[operationName];
 	if (!operation && !(resource === 'message' && operationName === SEND_AND_WAIT_OPERATION)) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+		);
 	}
 	// Options are read once per run: every item shares the run's output shape, pace and timeout.
 	const options = readRunOptions(this, operation?.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS);
@@ -58,14 +65,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			});
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error, i);
-			results[i] = [{ json: { error: (error as Error).message, ...errorDetails(error) }, pairedItem: { item: i } }];
+			results[i] = [
+				{
+					json: { error: (error as Error).message, ...errorDetails(error) },
+					pairedItem: { item: i },
+				},
+			];
 		}
 	});
 	return [results.flat()];
 }
 
 /** Errors keep their own class (NodeApiError carries the HTTP status); anything else gets the item index. */
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function asNodeError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
@@ -92,7 +108,9 @@ function readRunOptions(context: IExecuteFunctions, defaultParallel: number): Ru
 	};
 	return {
 		isoTimestamps: context.getNodeParameter('options.isoTimestamps', 0, false) === true,
-		parallelRequests: Math.floor(number('parallelRequests', defaultParallel, 1, MAX_PARALLEL_REQUESTS)),
+		parallelRequests: Math.floor(
+			number('parallelRequests', defaultParallel, 1, MAX_PARALLEL_REQUESTS),
+		),
 		timeoutMs: number('timeout', DEFAULT_TIMEOUT_SECONDS, 1, 600) * 1000,
 	};
 }

@@ -23,7 +23,13 @@ export const returnAllAndLimit: INodeProperties[] = [
 
 /** Attachments as a JSON array of objects (Send adds them, Update replaces them). */
 export function attachmentsField(description: string): INodeProperties {
-	return { displayName: 'Attachments (JSON)', name: 'attachments', type: 'json', default: '[]', description };
+	return {
+		displayName: 'Attachments (JSON)',
+		name: 'attachments',
+		type: 'json',
+		default: '[]',
+		description,
+	};
 }
 
 export const DEFAULT_PARALLEL_REQUESTS = 8;
@@ -55,13 +61,11 @@ function parallelRequestsOption(defaultValue: number, note: string): INodeProper
  * The Options collection of an operation: `isoTimestamps` for operations that return records,
  * `parallel` for a default of Parallel Requests other than DEFAULT_PARALLEL_REQUESTS.
  */
-export function optionsCollection(
-	settings: {
-		isoTimestamps: boolean;
-		parallel?: { default: number; note?: string };
-		extra?: INodeProperties[];
-	},
-): INodeProperties {
+export function optionsCollection(settings: {
+	isoTimestamps: boolean;
+	parallel?: { default: number; note?: string };
+	extra?: INodeProperties[];
+}): INodeProperties {
 	const { isoTimestamps, parallel = { default: DEFAULT_PARALLEL_REQUESTS }, extra = [] } = settings;
 	return {
 		displayName: 'Options',

@@ -125,11 +125,24 @@ export function getAttachments(
 		try {
 			value = JSON.parse(raw);
 		} catch {
-			throw inputError(context, itemIndex, 'Attachments', 'is not valid JSON (expected an array of objects)');
+			throw inputError(
+				context,
+				itemIndex,
+				'Attachments',
+				'is not valid JSON (expected an array of objects)',
+			);
 		}
 	}
-	if (!Array.isArray(value) || !value.every((a) => a !== null && typeof a === 'object' && !Array.isArray(a))) {
-		throw inputError(context, itemIndex, 'Attachments', 'must be a JSON array of objects, like [{"name": "report.pdf"}]');
+	if (
+		!Array.isArray(value) ||
+		!value.every((a) => a !== null && typeof a === 'object' && !Array.isArray(a))
+	) {
+		throw inputError(
+			context,
+			itemIndex,
+			'Attachments',
+			'must be a JSON array of objects, like [{"name": "report.pdf"}]',
+		);
 	}
 	return value as IDataObject[];
 }

@@ -53,7 +53,9 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 		if (input.trim() === '') return {};
 		input = parseJson(input);
 		if (input === undefined) {
-			throw new Error('is text that is not JSON; expected rows of name and reactors, or an object like {"like": ["ann"]}');
+			throw new Error(
+				'is text that is not JSON; expected rows of name and reactors, or an object like {"like": ["ann"]}',
+			);
 		}
 	}
 	if (input && typeof input === 'object' && !Array.isArray(input) && 'reaction' in input) {
@@ -62,22 +64,43 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 		const map: ReactionMap = {};
 		for (const [index, row] of list.entries()) {
 			const { name, reactors } = (row ?? {}) as { name?: unknown; reactors?: unknown };
-			if (typeof name !== 'string' || name.trim() === '') throw new Error(`row ${index + 1} has no reaction name`);
-			if (Array.isArray(reactors) && !reactors.every((r) => typeof r === 'string' && r.trim() !== '')) {
-				throw new Error(`row ${index + 1} ("${name.trim()}") must list reactors as non-empty names`);
+			if (typeof name !== 'string' || name.trim() === '')
+				throw new Error(`row ${index + 1} has no reaction name`);
+			if (
+				Array.isArray(reactors) &&
+				!reactors.every((r) => typeof r === 'string' && r.trim() !== '')
+			) {
+				throw new Error(
+					`row ${index + 1} ("${name.trim()}") must list reactors as non-empty names`,
+				);
 			}
-			if (!Array.isArray(reactors) && reactors !== undefined && reactors !== null && typeof reactors !== 'string') {
-				throw new Error(`row ${index + 1} ("${name.trim()}") must list reactors as text, not ${typeof reactors}`);
+			if (
+				!Array.isArray(reactors) &&
+				reactors !== undefined &&
+				reactors !== null &&
+				typeof reactors !== 'string'
+			) {
+				throw new Error(
+					`row ${index + 1} ("${name.trim()}") must list reactors as text, not ${typeof reactors}`,
+				);
 			}
-			const names = Array.isArray(reactors) ? (reactors as string[]) : String(reactors ?? '').split(',');
-			addReactors(map, name.trim(), names.map((r) => r.trim()).filter((r) => r !== ''));
+			const names = Array.isArray(reactors)
+				? (reactors as string[])
+				: String(reactors ?? '').split(',');
+			addReactors(
+				map,
+				name.trim(),
+				names.map((r) => r.trim()).filter((r) => r !== ''),
+			);
 		}
 		return map;
 	}
 	const parts = Array.isArray(input) ? input : [input];
 	for (const part of parts) {
 		if (!part || typeof part !== 'object' || Array.isArray(part)) {
-			throw new Error('must map reaction names to lists of reactors, like {"like": ["ann", "bob"]}');
+			throw new Error(
+				'must map reaction names to lists of reactors, like {"like": ["ann", "bob"]}',
+			);
 		}
 		for (const [name, reactors] of Object.entries(part)) {
 			if (name.trim() === '') throw new Error('has a reaction with an empty name');

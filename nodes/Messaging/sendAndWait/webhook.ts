@@ -128,7 +128,9 @@ async function findRequestMessageId(
 	requestUrl: string,
 ): Promise<string | null> {
 	const marker = resumeMarker(requestUrl);
-	const conversationId = String(context.getNodeParameter('conversationId', '', { extractValue: true }) ?? '').trim();
+	const conversationId = String(
+		context.getNodeParameter('conversationId', '', { extractValue: true }) ?? '',
+	).trim();
 	if (!marker || conversationId === '') return null;
 	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
 	const requester = context as unknown as IExecuteFunctions;

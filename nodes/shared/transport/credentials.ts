@@ -20,7 +20,9 @@ const credentialCache = new WeakMap<object, Promise<ICredentialDataDecryptedObje
  * it from the database, one at a time. Requests then hand it to httpRequestWithAuthentication, which
  * still applies the credential's own `authenticate`.
  */
-export async function credentialData(this: RequestContext): Promise<ICredentialDataDecryptedObject> {
+export async function credentialData(
+	this: RequestContext,
+): Promise<ICredentialDataDecryptedObject> {
 	let cached = credentialCache.get(this);
 	if (!cached) {
 		cached = this.getCredentials(CREDENTIAL_TYPE);

@@ -74,16 +74,12 @@ export function apiError(
 	texts: { message: string; description?: string; httpCode?: string },
 ): NodeApiError {
 	const clean = (text: string) => redact(text, context.secrets);
-	return new NodeApiError(
-		context.node,
-		{ ...cause, message: clean(cause.message) } as JsonObject,
-		{
-			message: clean(texts.message),
-			description: texts.description === undefined ? undefined : clean(texts.description),
-			httpCode: texts.httpCode,
-			itemIndex: context.itemIndex,
-		},
-	);
+	return new NodeApiError(context.node, { ...cause, message: clean(cause.message) } as JsonObject, {
+		message: clean(texts.message),
+		description: texts.description === undefined ? undefined : clean(texts.description),
+		httpCode: texts.httpCode,
+		itemIndex: context.itemIndex,
+	});
 }
 
 export function requestError(failure: Failure, body: unknown, details: ErrorContext): NodeApiError {

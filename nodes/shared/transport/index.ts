@@ -150,7 +150,11 @@ export async function messagingApiRequest(
 	}
 }
 
-function buildHttpOptions(request: ApiRequest, url: string, timeoutMs: number): IHttpRequestOptions {
+function buildHttpOptions(
+	request: ApiRequest,
+	url: string,
+	timeoutMs: number,
+): IHttpRequestOptions {
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,
 		url,
@@ -247,7 +251,8 @@ function checkAnswer(
 	context: { node: INode; itemIndex?: number; secrets: string[]; where: string },
 ): IDataObject {
 	if (expect === 'none') return {};
-	const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
+	const text =
+		typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
 	let parsed: unknown;
 	try {
 		parsed = text.trim() === '' ? undefined : JSON.parse(text);
@@ -267,7 +272,10 @@ function checkAnswer(
 	const answer = (isObject ? parsed : undefined) as IDataObject | undefined;
 	let problem: string | undefined;
 	if (expect === 'list' && !Array.isArray(answer?.data)) problem = 'a list without a "data" array';
-	else if (expect === 'record' && (answer?.id === undefined || answer.id === null || answer.id === '')) {
+	else if (
+		expect === 'record' &&
+		(answer?.id === undefined || answer.id === null || answer.id === '')
+	) {
 		problem = 'something that is not a record (no "id")';
 	} else if (Array.isArray(parsed)) problem = 'a bare array';
 	if (problem) {

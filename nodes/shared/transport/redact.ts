@@ -11,7 +11,9 @@ export function secretsOf(credentials: { accessToken?: unknown; baseUrl?: unknow
 	const secrets: string[] = [];
 	const token = String(credentials.accessToken ?? '').trim();
 	if (token) secrets.push(token);
-	const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(String(credentials.baseUrl ?? '').trim());
+	const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(
+		String(credentials.baseUrl ?? '').trim(),
+	);
 	if (match) {
 		secrets.push(match[1]);
 		const [user, password] = match[1].split(':');

@@ -87,6 +87,7 @@ export function decideRetry(
 	}
 	const firstDrop = failure.kind === 'dropped' && count === 1;
 	const delayMs = failure.retryAfterMs ?? (firstDrop ? 0 : backoffMs(count, policy, random));
-	if (attempts.waitedMs + delayMs > policy.maxTotalWaitMs) return { retry: false, reason: 'exhausted' };
+	if (attempts.waitedMs + delayMs > policy.maxTotalWaitMs)
+		return { retry: false, reason: 'exhausted' };
 	return { retry: true, delayMs, rateLimited };
 }

@@ -23,7 +23,8 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	} catch {
 		return 'is not a URL';
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		return 'must start with http:// or https://';
 	if (url.username || url.password) {
 		return 'must not contain a user name or password (put the access token in its own field)';
 	}

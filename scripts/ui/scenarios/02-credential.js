@@ -2,13 +2,17 @@
 
 /** The credential created in the UI: Base URL with a trailing /v1; Test succeeds; a wrong token gets the product's text. */
 module.exports = {
-	title: 'credential in the UI: Base URL ending in /v1 tests fine; a wrong token shows the product’s failure text',
+	title:
+		'credential in the UI: Base URL ending in /v1 tests fine; a wrong token shows the product’s failure text',
 	async run(t) {
 		const { page, url, sandbox, token } = t;
 		await page.goto(`${url}/home/credentials`);
 		await page.getByTestId('add-resource-credential').click();
 		await page.getByTestId('new-credential-type-select').locator('input').fill('Messaging');
-		await page.getByTestId('new-credential-type-select-option').filter({ hasText: 'Messaging API' }).click();
+		await page
+			.getByTestId('new-credential-type-select-option')
+			.filter({ hasText: 'Messaging API' })
+			.click();
 		await page.getByTestId('new-credential-type-button').click();
 		const dialog = page.getByTestId('credential-edit-dialog');
 		await dialog.waitFor();
@@ -21,8 +25,13 @@ module.exports = {
 		const success = dialog.getByTestId('credentials-config-container-test-success');
 		await success.waitFor({ state: 'visible' });
 		t.assert.match(await success.innerText(), /Connection tested successfully/);
-		const tests = sandbox.requests.filter((r) => r.path === '/v1/conversations' && /limit=1/.test(r.query));
-		t.expect(tests.length > 0, `the Test reached the sandbox at /v1/conversations?limit=1 (not /v1/v1): ${JSON.stringify(sandbox.requests.map((r) => r.path))}`);
+		const tests = sandbox.requests.filter(
+			(r) => r.path === '/v1/conversations' && /limit=1/.test(r.query),
+		);
+		t.expect(
+			tests.length > 0,
+			`the Test reached the sandbox at /v1/conversations?limit=1 (not /v1/v1): ${JSON.stringify(sandbox.requests.map((r) => r.path))}`,
+		);
 		await t.shot('tested', 'credential: Base URL …/v1, Test: success');
 
 		const wrongToken = 'wrong-token-ui-9f2';
@@ -35,7 +44,10 @@ module.exports = {
 		await dialog.getByText(failureText).first().waitFor({ state: 'visible' });
 		t.expect(await success.isHidden(), 'the success banner is gone after the failed test');
 		const text = await dialog.innerText();
-		t.expect(!text.includes(wrongToken) && !text.includes(token), 'the dialog does not show the token');
+		t.expect(
+			!text.includes(wrongToken) && !text.includes(token),
+			'the dialog does not show the token',
+		);
 		await t.shot('wrong-token', 'credential: wrong token, the product’s failure text');
 		await page.keyboard.press('Escape');
 	},

@@ -36,7 +36,12 @@ async function iconContrast(img) {
 			const ratio = (Math.max(l, background) + 0.05) / (Math.min(l, background) + 0.05);
 			best = Math.max(best, ratio);
 		}
-		return { src: el.getAttribute('src'), opaqueShare: opaque / (size * size), bestContrast: best, background: bg };
+		return {
+			src: el.getAttribute('src'),
+			opaqueShare: opaque / (size * size),
+			bestContrast: best,
+			background: bg,
+		};
 	});
 }
 
@@ -49,8 +54,24 @@ module.exports = {
 		const workflowId = await t.createWorkflow(
 			'UI: dark theme',
 			[
-				{ id: 'trigger', name: 'Messaging Trigger', type: 'n8n-nodes-messaging.messagingTrigger', typeVersion: 1, position: [0, 0], parameters: {}, credentials },
-				{ id: 'send', name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [260, 0], parameters: {}, credentials },
+				{
+					id: 'trigger',
+					name: 'Messaging Trigger',
+					type: 'n8n-nodes-messaging.messagingTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+					credentials,
+				},
+				{
+					id: 'send',
+					name: 'Messaging',
+					type: 'n8n-nodes-messaging.messaging',
+					typeVersion: 1,
+					position: [260, 0],
+					parameters: {},
+					credentials,
+				},
 			],
 			{ 'Messaging Trigger': { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } },
 		);
@@ -59,20 +80,47 @@ module.exports = {
 		await page.evaluate(() => localStorage.setItem('N8N_THEME', 'dark'));
 		try {
 			await page.goto(`${url}/workflow/${workflowId}`);
-			await page.waitForFunction(() => document.body.getAttribute('data-theme') === 'dark' || document.documentElement.classList.contains('dark') || document.body.classList.contains('theme-dark'), null, { timeout: 10_000 }).catch(() => {});
+			await page
+				.waitForFunction(
+					() =>
+						document.body.getAttribute('data-theme') === 'dark' ||
+						document.documentElement.classList.contains('dark') ||
+						document.body.classList.contains('theme-dark'),
+					null,
+					{ timeout: 10_000 },
+				)
+				.catch(() => {});
 			const icons = page.locator('[data-test-id=canvas-node] img');
-			await t.settle(() => icons.count(), (n) => n >= 2, 10_000);
-			await page.waitForFunction(() => [...document.querySelectorAll('[data-test-id=canvas-node] img')].every((i) => i.complete && i.naturalWidth > 0));
+			await t.settle(
+				() => icons.count(),
+				(n) => n >= 2,
+				10_000,
+			);
+			await page.waitForFunction(() =>
+				[...document.querySelectorAll('[data-test-id=canvas-node] img')].every(
+					(i) => i.complete && i.naturalWidth > 0,
+				),
+			);
 			const results = [];
 			for (const img of await icons.all()) results.push(await iconContrast(img));
 			t.log(`canvas icons: ${JSON.stringify(results)}`);
 			t.expect(results.length >= 2, `both nodes show an icon on the canvas (${results.length})`);
 			for (const r of results) {
 				t.expect(/\.dark\.svg$/.test(r.src), `the dark variant is used: ${r.src}`);
-				t.expect(r.opaqueShare > 0.05, `${r.src} is not blank (${(r.opaqueShare * 100).toFixed(0)}% opaque)`);
-				t.expect(r.bestContrast >= 3, `${r.src} stands out from ${r.background} (best contrast ${r.bestContrast.toFixed(1)}:1)`);
+				t.expect(
+					r.opaqueShare > 0.05,
+					`${r.src} is not blank (${(r.opaqueShare * 100).toFixed(0)}% opaque)`,
+				);
+				t.expect(
+					r.bestContrast >= 3,
+					`${r.src} stands out from ${r.background} (best contrast ${r.bestContrast.toFixed(1)}:1)`,
+				);
 			}
-			const bodyBackground = await page.evaluate(() => getComputedStyle(document.querySelector('[data-test-id=canvas]') ?? document.body).backgroundColor);
+			const bodyBackground = await page.evaluate(
+				() =>
+					getComputedStyle(document.querySelector('[data-test-id=canvas]') ?? document.body)
+						.backgroundColor,
+			);
 			t.log(`canvas background ${bodyBackground}`);
 			await t.shot('canvas', 'dark theme: both nodes on the canvas');
 
@@ -81,7 +129,10 @@ module.exports = {
 			const creatorIcon = page.getByTestId('node-creator').locator('img').first();
 			await creatorIcon.waitFor();
 			const inPanel = await iconContrast(creatorIcon);
-			t.expect(/\.dark\.svg$/.test(inPanel.src) && inPanel.opaqueShare > 0.05 && inPanel.bestContrast >= 3, `nodes panel icon in the dark theme: ${JSON.stringify(inPanel)}`);
+			t.expect(
+				/\.dark\.svg$/.test(inPanel.src) && inPanel.opaqueShare > 0.05 && inPanel.bestContrast >= 3,
+				`nodes panel icon in the dark theme: ${JSON.stringify(inPanel)}`,
+			);
 			await t.shot('nodes-panel', 'dark theme: nodes panel');
 		} finally {
 			await page.evaluate(() => localStorage.removeItem('N8N_THEME')).catch(() => {});

@@ -1,6 +1,9 @@
 import { nowInServiceUnit, conversationStateOperation } from './setConversationFields';
 
 /** Sets archived_at to now (in the service's timestamp unit); the conversation stays restorable. */
-export const { description, execute } = conversationStateOperation('archive', async function (itemIndex, run) {
-	return { archived_at: await nowInServiceUnit.call(this, itemIndex, run) };
-});
+export const { description, execute } = conversationStateOperation(
+	'archive',
+	async function (itemIndex, run) {
+		return { archived_at: await nowInServiceUnit.call(this, itemIndex, run) };
+	},
+);

@@ -52,9 +52,16 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const createWith = this.getNodeParameter('createWith', itemIndex, 'contact') as string;
-	const [field, label] = createWith === 'group' ? ['groupId', 'Group ID'] : ['contactId', 'Contact ID'];
+	const [field, label] =
+		createWith === 'group' ? ['groupId', 'Group ID'] : ['contactId', 'Contact ID'];
 	const id = getOptionalId(this, field, itemIndex, label);
-	if (id === '') throw inputError(this, itemIndex, label, 'is empty (a conversation needs a contact or a group)');
+	if (id === '')
+		throw inputError(
+			this,
+			itemIndex,
+			label,
+			'is empty (a conversation needs a contact or a group)',
+		);
 	return await messagingApiRequest.call(
 		this,
 		{

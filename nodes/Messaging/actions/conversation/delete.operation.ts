@@ -8,7 +8,11 @@ import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
-	{ ...conversationLocator, description: 'The conversation to delete, with all its messages. The deletion is permanent; Archive keeps it restorable.' },
+	{
+		...conversationLocator,
+		description:
+			'The conversation to delete, with all its messages. The deletion is permanent; Archive keeps it restorable.',
+	},
 	optionsCollection({ isoTimestamps: false }),
 ];
 

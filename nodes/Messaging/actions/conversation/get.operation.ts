@@ -7,7 +7,10 @@ import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
-const properties: INodeProperties[] = [conversationLocator, optionsCollection({ isoTimestamps: true })];
+const properties: INodeProperties[] = [
+	conversationLocator,
+	optionsCollection({ isoTimestamps: true }),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversation'], operation: ['get'] } },

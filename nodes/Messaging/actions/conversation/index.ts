@@ -98,7 +98,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change a conversation’s pinned message, pinned or muted state, or archive date',
+				description:
+					'Change a conversation’s pinned message, pinned or muted state, or archive date',
 				action: 'Update a conversation',
 			},
 		],

@@ -1,3 +1,5 @@
 import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = conversationStateOperation('mute', async () => ({ is_muted: true }));
+export const { description, execute } = conversationStateOperation('mute', async () => ({
+	is_muted: true,
+}));

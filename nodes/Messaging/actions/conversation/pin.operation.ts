@@ -1,3 +1,5 @@
 import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = conversationStateOperation('pin', async () => ({ is_pinned: true }));
+export const { description, execute } = conversationStateOperation('pin', async () => ({
+	is_pinned: true,
+}));

@@ -30,12 +30,26 @@ export async function putConversation(
  */
 export function conversationStateOperation(
 	operation: string,
-	fields: (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<{ [key: string]: FormValue }>,
+	fields: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		run: RunContext,
+	) => Promise<{ [key: string]: FormValue }>,
 ): MessagingOperation {
-	const properties: INodeProperties[] = [conversationLocator, optionsCollection({ isoTimestamps: true })];
+	const properties: INodeProperties[] = [
+		conversationLocator,
+		optionsCollection({ isoTimestamps: true }),
+	];
 	return {
-		description: updateDisplayOptions({ show: { resource: ['conversation'], operation: [operation] } }, properties),
-		async execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<OperationResult> {
+		description: updateDisplayOptions(
+			{ show: { resource: ['conversation'], operation: [operation] } },
+			properties,
+		),
+		async execute(
+			this: IExecuteFunctions,
+			itemIndex: number,
+			run: RunContext,
+		): Promise<OperationResult> {
 			const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 			const body = await fields.call(this, itemIndex, run);
 			return await putConversation.call(this, itemIndex, run, conversationId, body);
@@ -44,6 +58,10 @@ export function conversationStateOperation(
 }
 
 /** Now, in the service's timestamp unit. */
-export async function nowInServiceUnit(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<number> {
+export async function nowInServiceUnit(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+): Promise<number> {
 	return fromMilliseconds(Date.now(), await run.timestampUnit(itemIndex));
 }

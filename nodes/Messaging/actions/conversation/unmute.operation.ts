@@ -1,3 +1,5 @@
 import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = conversationStateOperation('unmute', async () => ({ is_muted: false }));
+export const { description, execute } = conversationStateOperation('unmute', async () => ({
+	is_muted: false,
+}));

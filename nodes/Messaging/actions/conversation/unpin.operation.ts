@@ -1,3 +1,5 @@
 import { conversationStateOperation } from './setConversationFields';
 
-export const { description, execute } = conversationStateOperation('unpin', async () => ({ is_pinned: false }));
+export const { description, execute } = conversationStateOperation('unpin', async () => ({
+	is_pinned: false,
+}));

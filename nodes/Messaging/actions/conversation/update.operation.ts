@@ -4,7 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { FormValue } from '../../../shared/transport/form';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
-import { dateToTimestamp, getOptionalId, getRequiredId, inputError } from '../../helpers/parameters';
+import {
+	dateToTimestamp,
+	getOptionalId,
+	getRequiredId,
+	inputError,
+} from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 import { putConversation } from './setConversationFields';
 
@@ -45,7 +50,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'msg_123',
-				description: 'The message to pin in the conversation. Leave empty to unpin the pinned message.',
+				description:
+					'The message to pin in the conversation. Leave empty to unpin the pinned message.',
 			},
 		],
 	},
@@ -74,7 +80,8 @@ export async function execute(
 		['isMuted', 'is_muted', 'Is Muted'],
 	] as const) {
 		if (fields[field] === undefined) continue;
-		if (typeof fields[field] !== 'boolean') throw inputError(this, itemIndex, label, 'must be true or false');
+		if (typeof fields[field] !== 'boolean')
+			throw inputError(this, itemIndex, label, 'must be true or false');
 		body[name] = fields[field] as boolean;
 	}
 	if (fields.archivedAt !== undefined) {
@@ -86,7 +93,12 @@ export async function execute(
 		}
 	}
 	if (Object.keys(body).length === 0) {
-		throw inputError(this, itemIndex, 'Update Fields', 'is empty: add at least one field to change');
+		throw inputError(
+			this,
+			itemIndex,
+			'Update Fields',
+			'is empty: add at least one field to change',
+		);
 	}
 	return await putConversation.call(this, itemIndex, run, conversationId, body);
 }

@@ -7,7 +7,10 @@ import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
-const properties: INodeProperties[] = [...messageLocators, optionsCollection({ isoTimestamps: true })];
+const properties: INodeProperties[] = [
+	...messageLocators,
+	optionsCollection({ isoTimestamps: true }),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['get'] } },

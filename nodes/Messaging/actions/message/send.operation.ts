@@ -28,7 +28,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			attachmentsField('Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]'),
+			attachmentsField(
+				'Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]',
+			),
 		],
 	},
 	optionsCollection({

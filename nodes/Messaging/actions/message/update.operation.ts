@@ -17,7 +17,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			attachmentsField('Replaces all attachments: a JSON array of attachment objects. [] removes them all.'),
+			attachmentsField(
+				'Replaces all attachments: a JSON array of attachment objects. [] removes them all.',
+			),
 			{
 				displayName: 'Reactions (JSON)',
 				name: 'reactionsJson',
@@ -93,7 +95,12 @@ export async function execute(
 		});
 	}
 	if (fields.reactions !== undefined && fields.reactionsJson !== undefined) {
-		throw inputError(this, itemIndex, 'Reactions', 'is given twice: use either Reactions or Reactions (JSON)');
+		throw inputError(
+			this,
+			itemIndex,
+			'Reactions',
+			'is given twice: use either Reactions or Reactions (JSON)',
+		);
 	}
 	for (const [field, label] of [
 		['reactions', 'Reactions'],
@@ -110,7 +117,12 @@ export async function execute(
 		body.attachments = getAttachments(this, 'updateFields.attachments', itemIndex) ?? [];
 	}
 	if (Object.keys(body).length === 0) {
-		throw inputError(this, itemIndex, 'Update Fields', 'is empty: add at least one field to change');
+		throw inputError(
+			this,
+			itemIndex,
+			'Update Fields',
+			'is empty: add at least one field to change',
+		);
 	}
 	return await messagingApiRequest.call(
 		this,
