@@ -7,7 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { messagingApiRequest, type RequestContext } from '../shared/transport';
-import type { TriggerMessage } from './pollState';
+import type { CheckResult } from './listing';
+import type { TriggerMessage, TriggerState } from './pollState';
 
 /** Conversations looked up per check at most, to learn the own contact. */
 const OWN_CONTACT_LOOKUPS_PER_CHECK = 3;
@@ -61,5 +62,24 @@ export async function withoutOwnMessages(
 	return {
 		messages: messages.filter((m) => !sentBy(m, own)),
 		learned: configured ? undefined : own,
+	};
+}
+
+/** A check's new messages less the account's own, and the state to store with a learned own contact. */
+export async function messagesToDeliver(
+	this: RequestContext,
+	check: CheckResult,
+	settings: { skipOwnMessages: boolean; configured?: string },
+): Promise<{ delivered: TriggerMessage[]; next: TriggerState; gap?: string }> {
+	const { emit, next, gap } = check;
+	if (!settings.skipOwnMessages) return { delivered: emit, next, gap };
+	const own = await withoutOwnMessages.call(this, emit, {
+		configured: settings.configured,
+		remembered: next.ownContactId,
+	});
+	return {
+		delivered: own.messages,
+		next: own.learned ? { ...next, ownContactId: own.learned } : next,
+		gap,
 	};
 }

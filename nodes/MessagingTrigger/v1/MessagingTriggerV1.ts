@@ -19,7 +19,7 @@ import { conversationParameter, listingOptions } from '../description';
 import { checkForNew, fetchNewest } from '../listing';
 import { listQuery, readOptions } from '../options';
 import { gapWarning, messageItems, noMessagesText } from '../output';
-import { withoutOwnMessages } from '../ownContact';
+import { messagesToDeliver } from '../ownContact';
 import { isTriggerState } from '../pollState';
 
 export class MessagingTriggerV1 implements INodeType {
@@ -69,21 +69,11 @@ export class MessagingTriggerV1 implements INodeType {
 
 		const staticData = this.getWorkflowStaticData('node');
 		const stored = isTriggerState(staticData.state) ? staticData.state : null;
-		const { emit, next, gap } = await checkForNew(
-			fetchPage,
-			stored,
-			{ ...options, unitSetting },
-			Date.now(),
-		);
-		let delivered = emit;
-		if (options.skipOwnMessages) {
-			const own = await withoutOwnMessages.call(this, emit, {
-				configured: credentials.ownContactId,
-				remembered: next.ownContactId,
-			});
-			delivered = own.messages;
-			if (own.learned) next.ownContactId = own.learned;
-		}
+		const check = await checkForNew(fetchPage, stored, { ...options, unitSetting }, Date.now());
+		const { delivered, next, gap } = await messagesToDeliver.call(this, check, {
+			skipOwnMessages: options.skipOwnMessages,
+			configured: credentials.ownContactId,
+		});
 
 		// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
 		staticData.state = next;

@@ -16,7 +16,7 @@ import {
 import { checkForNew } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
 import { gapWarning, messageItems } from '../output';
-import { withoutOwnMessages } from '../ownContact';
+import { messagesToDeliver } from '../ownContact';
 import {
 	isTriggerState,
 	toTriggerMessage,
@@ -214,21 +214,16 @@ export class CheckLoop {
 		const stored = isTriggerState(this.staticData.state)
 			? (this.staticData.state as TriggerState)
 			: null;
-		const { emit, next, gap } = await checkForNew(
+		const check = await checkForNew(
 			servicePages(context, 'messages', listQuery(options)),
 			stored,
 			{ ...options, unitSetting, maxNew: room },
 			Date.now(),
 		);
-		let delivered = emit;
-		if (options.skipOwnMessages) {
-			const own = await withoutOwnMessages.call(context, emit, {
-				configured: credentials.ownContactId,
-				remembered: next.ownContactId,
-			});
-			delivered = own.messages;
-			if (own.learned) next.ownContactId = own.learned;
-		}
+		const { delivered, next, gap } = await messagesToDeliver.call(context, check, {
+			skipOwnMessages: options.skipOwnMessages,
+			configured: credentials.ownContactId,
+		});
 		if (this.closed) return;
 
 		// 3. Write, then emit: whatever happens from here on, each message is either settled or in flight.
