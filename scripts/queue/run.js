@@ -77,6 +77,8 @@ const WORKER_LOCK = {
 	QUEUE_WORKER_LOCK_RENEW_TIME: '3000',
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
 };
+/** How long a dead worker's job takes to fail with these settings: its lock, then the stalled check, and a margin. */
+const DEAD_WORKER_SETTLE_MS = 15_000 + 5_000 + 5_000;
 /**
  * n8n activates triggers through its publication outbox; a main killed while processing a record holds
  * its lease (120 s by default), and the next main activates nothing until it expires. Shorter here.
@@ -698,7 +700,12 @@ async function triggerThroughFaults({
 				const e = executions.get(w.name);
 				return w.running ? [...e.started.keys()].filter((id) => !e.finished.has(id)) : [];
 			});
-			return Date.now() - quietSince > 10_000 && running.length === 0;
+			if (running.length > 0) return false;
+			// Everything arrived; or nothing moved for longer than a dead worker's job takes to fail (its lock,
+			// then the stalled check) plus the trigger's next checks, which emit its messages again.
+			const allSeen = new Set(seenRecords(service, sink).map((r) => r.id));
+			if (created.every((m) => allSeen.has(m.id))) return Date.now() - quietSince > 3_000;
+			return Date.now() - quietSince > DEAD_WORKER_SETTLE_MS + 2 * TRIGGER.checkEveryMs;
 		},
 		TRIGGER.checkEveryMs + 180_000,
 		500,

@@ -2,25 +2,25 @@
  * Every request of the package goes through `messagingApiRequest`: build the request, make one
  * attempt, decide (return the answer, retry, or fail with a readable error). The concerns live in
  * their own modules: url (addresses and encoding), form (bodies), pacer and retryAfter (the shared
- * pace learned from the service's answers), retry (the pure retry decision), errors and redact (readable errors without secrets), credentials.
+ * pace learned from the service's answers), outcome (what an attempt came to), retry (the pure retry
+ * decision), errors and redact (readable errors without secrets), credentials.
  */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	IDataObject,
 	IHttpRequestOptions,
-	INode,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
-import { apiError, describeBody, requestError } from './errors';
+import { apiError, requestError } from './errors';
+import { checkAnswer, failureOf, type Outcome, type RawResponse } from './outcome';
 import { encodeForm } from './form';
 import { secretsOf } from './redact';
-import { decideRetry, DEFAULT_RETRY, type Attempts, type Failure, type RetryPolicy } from './retry';
+import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
 import { Pacer } from './pacer';
-import { parseRetryAfter } from './retryAfter';
-import type { ApiRequest, ExpectedAnswer, RequestContext, RequestOptions } from './types';
+import type { ApiRequest, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
@@ -39,17 +39,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export const transportDefaults: { retry: RetryPolicy } = { retry: DEFAULT_RETRY };
 
-interface RawResponse {
-	body: unknown;
-	headers: IDataObject;
-	statusCode: number;
-}
-
 /** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
 const DEADLINE_GRACE_MS = 1_000;
-
-const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
-const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQUEST_TIMEOUT'];
 
 export async function messagingApiRequest(
 	this: RequestContext,
@@ -175,8 +166,6 @@ function buildHttpOptions(
 	return httpOptions;
 }
 
-type Outcome = { response: RawResponse } | { error: unknown; timedOut: boolean };
-
 /**
  * One attempt, bounded in time: n8n's HTTP client gets the timeout as its idle limit (no answer, or a
  * body that stalls), and the attempt as a whole gives up a little later whatever happens, so a service
@@ -210,84 +199,4 @@ async function attempt(
 	} finally {
 		settled.abort();
 	}
-}
-
-function failureOf(outcome: Outcome): Failure {
-	if ('response' in outcome) {
-		const { response } = outcome;
-		return {
-			kind: 'status',
-			status: response.statusCode,
-			retryAfterMs: parseRetryAfter(response.headers, Date.now()),
-		};
-	}
-	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };
-	const code = networkErrorCode(outcome.error);
-	const message = (outcome.error as Error | undefined)?.message;
-	if (!code) return { kind: 'other', message };
-	if (TIMEOUT_CODES.includes(code)) return { kind: 'timeout', code, message };
-	if (UNREACHABLE_CODES.includes(code)) return { kind: 'unreachable', code, message };
-	return { kind: 'dropped', code, message };
-}
-
-function networkErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
-	for (let e = error as IDataObject | undefined; e && !seen.has(e); e = e.cause as IDataObject) {
-		seen.add(e);
-		if (typeof e.code === 'string' && /^E[A-Z_]+$/.test(e.code)) return e.code;
-		const text = typeof e.message === 'string' ? e.message : '';
-		const match = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(text);
-		if (match) return match[1];
-		if (/socket hang up/i.test(text)) return 'ECONNRESET';
-		if (/timeout of \d+ms exceeded/i.test(text)) return 'ETIMEDOUT';
-	}
-	return undefined;
-}
-
-/** A 2xx answer, parsed and checked against what the caller expects. */
-function checkAnswer(
-	response: RawResponse,
-	expect: ExpectedAnswer | undefined,
-	context: { node: INode; itemIndex?: number; secrets: string[]; where: string },
-): IDataObject {
-	if (expect === 'none') return {};
-	const text =
-		typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
-	let parsed: unknown;
-	try {
-		parsed = text.trim() === '' ? undefined : JSON.parse(text);
-		if (parsed !== undefined && (parsed === null || typeof parsed !== 'object')) throw new Error();
-	} catch {
-		throw apiError(
-			context,
-			{ message: 'Response is not JSON' },
-			{
-				message: 'The Messaging service answered with something that is not JSON',
-				description: `${context.where} returned status ${response.statusCode}: ${describeBody(text)}`,
-				httpCode: String(response.statusCode),
-			},
-		);
-	}
-	const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
-	const answer = (isObject ? parsed : undefined) as IDataObject | undefined;
-	let problem: string | undefined;
-	if (expect === 'list' && !Array.isArray(answer?.data)) problem = 'a list without a "data" array';
-	else if (
-		expect === 'record' &&
-		(answer?.id === undefined || answer.id === null || answer.id === '')
-	) {
-		problem = 'something that is not a record (no "id")';
-	} else if (Array.isArray(parsed)) problem = 'a bare array';
-	if (problem) {
-		throw apiError(
-			context,
-			{ message: 'unexpected answer' },
-			{
-				message: `The Messaging service answered ${problem}`,
-				description: `${context.where} returned ${response.statusCode}: ${describeBody(text)}`,
-				httpCode: String(response.statusCode),
-			},
-		);
-	}
-	return answer ?? {};
 }

@@ -1,0 +1,101 @@
+/**
+ * Pure: what one attempt came to. A response (of any status), or a failure classified for the retry
+ * decision; a 2xx answer checked against what the caller expects.
+ */
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { apiError, describeBody } from './errors';
+import type { Failure } from './retry';
+import { parseRetryAfter } from './retryAfter';
+import type { ExpectedAnswer } from './types';
+
+export interface RawResponse {
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+}
+
+export type Outcome = { response: RawResponse } | { error: unknown; timedOut: boolean };
+
+const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQUEST_TIMEOUT'];
+
+export function failureOf(outcome: Outcome): Failure {
+	if ('response' in outcome) {
+		const { response } = outcome;
+		return {
+			kind: 'status',
+			status: response.statusCode,
+			retryAfterMs: parseRetryAfter(response.headers, Date.now()),
+		};
+	}
+	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };
+	const code = networkErrorCode(outcome.error);
+	const message = (outcome.error as Error | undefined)?.message;
+	if (!code) return { kind: 'other', message };
+	if (TIMEOUT_CODES.includes(code)) return { kind: 'timeout', code, message };
+	if (UNREACHABLE_CODES.includes(code)) return { kind: 'unreachable', code, message };
+	return { kind: 'dropped', code, message };
+}
+
+export function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	for (let e = error as IDataObject | undefined; e && !seen.has(e); e = e.cause as IDataObject) {
+		seen.add(e);
+		if (typeof e.code === 'string' && /^E[A-Z_]+$/.test(e.code)) return e.code;
+		const text = typeof e.message === 'string' ? e.message : '';
+		const match = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(text);
+		if (match) return match[1];
+		if (/socket hang up/i.test(text)) return 'ECONNRESET';
+		if (/timeout of \d+ms exceeded/i.test(text)) return 'ETIMEDOUT';
+	}
+	return undefined;
+}
+
+/** A 2xx answer, parsed and checked against what the caller expects. */
+export function checkAnswer(
+	response: RawResponse,
+	expect: ExpectedAnswer | undefined,
+	context: { node: INode; itemIndex?: number; secrets: string[]; where: string },
+): IDataObject {
+	if (expect === 'none') return {};
+	const text =
+		typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
+	let parsed: unknown;
+	try {
+		parsed = text.trim() === '' ? undefined : JSON.parse(text);
+		if (parsed !== undefined && (parsed === null || typeof parsed !== 'object')) throw new Error();
+	} catch {
+		throw apiError(
+			context,
+			{ message: 'Response is not JSON' },
+			{
+				message: 'The Messaging service answered with something that is not JSON',
+				description: `${context.where} returned status ${response.statusCode}: ${describeBody(text)}`,
+				httpCode: String(response.statusCode),
+			},
+		);
+	}
+	const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+	const answer = (isObject ? parsed : undefined) as IDataObject | undefined;
+	let problem: string | undefined;
+	if (expect === 'list' && !Array.isArray(answer?.data)) problem = 'a list without a "data" array';
+	else if (
+		expect === 'record' &&
+		(answer?.id === undefined || answer.id === null || answer.id === '')
+	) {
+		problem = 'something that is not a record (no "id")';
+	} else if (Array.isArray(parsed)) problem = 'a bare array';
+	if (problem) {
+		throw apiError(
+			context,
+			{ message: 'unexpected answer' },
+			{
+				message: `The Messaging service answered ${problem}`,
+				description: `${context.where} returned ${response.statusCode}: ${describeBody(text)}`,
+				httpCode: String(response.statusCode),
+			},
+		);
+	}
+	return answer ?? {};
+}
