@@ -4,13 +4,17 @@
  * `npm run bench`: the Messaging node (A) against n8n's HTTP Request node (B) and the floor of any node (F,
  * scripts/bench/floor-node) in the same real n8n, and a plain undici script (C), on the sandbox service with
  * 20-30 ms of latency per request, then again under a rate limit. Writes BENCHMARKS.md. Options:
- * --repeats N (default 3), --quick (fewer items, for a smoke run), --only get,mute,send,getMany,trigger,micro
- * (some workloads), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
+ * --repeats N (default 3), --quick (fewer items, for a smoke run), --only
+ * get,mute,send,getMany,ratelimit-shapes,trigger,micro (some workloads; ratelimit-shapes: the Messaging node
+ * against every limiter shape × Retry-After form, scripts/bench/shapes.js), --splice (with --only
+ * ratelimit-shapes: write its Targets rows and section into BENCHMARKS.md, keeping every other figure),
+ * --shapes fixed-window,concurrency (some limiter shapes of that matrix), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
  * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR).
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
- * variants' nodes and workflows, the plans), measure.js (running and timing), in-process.js (trigger poll,
+ * variants' nodes and workflows, the plans), measure.js (running and timing), shapes.js (the rate-limit
+ * shapes matrix and its minima), in-process.js (trigger poll,
  * micro-benchmark), report.js (the Markdown).
  */
 const fs = require('node:fs');
@@ -29,7 +33,8 @@ const {
 } = require('./bench/workloads');
 const { runN8n, runUndici, measurePlan } = require('./bench/measure');
 const { triggerBench, microBench } = require('./bench/in-process');
-const { report } = require('./bench/report');
+const { measureShapes } = require('./bench/shapes');
+const { report, spliceShapes } = require('./bench/report');
 
 const WORK = path.join(n8n.ROOT, '.bench');
 const USER = path.join(WORK, 'user');
@@ -107,17 +112,46 @@ async function main() {
 					options,
 				});
 		sandbox.set({ rateLimit: null });
+		let shapes = [];
+		if (options.wanted('ratelimit-shapes') && !options.idleOnly) {
+			process.stderr.write('Rate-limit shapes, once each:\n');
+			shapes = await measureShapes({
+				sandbox,
+				sizes,
+				runOne,
+				wantedShape: options.wantedShape,
+			});
+		}
 		const trigger = options.wanted('trigger') ? await triggerBench(sizes) : null;
 		const micro = options.wanted('micro') ? microBench() : null;
 		const versions = {
 			n8n: require(path.join(n8n.ROOT, '.n8n-runtime/node_modules/n8n/package.json')).version,
 			package: require('../package.json').version,
 		};
-		const markdown = report({ normal, limited, trigger, micro, started, versions, sizes, repeats });
+		const markdown = report({
+			normal,
+			limited,
+			shapes,
+			trigger,
+			micro,
+			started,
+			versions,
+			sizes,
+			repeats,
+		});
 		fs.writeFileSync(
 			path.join(n8n.ROOT, options.partial ? '.bench/BENCHMARKS.partial.md' : 'BENCHMARKS.md'),
 			markdown,
 		);
+		fs.writeFileSync(path.join(WORK, 'results.json'), JSON.stringify({ normal, limited, shapes }));
+		if (options.splice && shapes.length && !options.quick) {
+			const file = path.join(n8n.ROOT, 'BENCHMARKS.md');
+			fs.writeFileSync(
+				file,
+				spliceShapes(fs.readFileSync(file, 'utf8'), shapes, { started, versions, sizes }),
+			);
+			process.stderr.write('BENCHMARKS.md: rate-limit shapes written in.\n');
+		}
 		console.log(markdown);
 	} finally {
 		await sandbox.stop();

@@ -15,16 +15,21 @@ function parseArgs(args) {
 	const only = listOf('--only');
 	const variants = listOf('--variants');
 	const idleOnly = args.includes('--idle-only');
+	const splice = args.includes('--splice');
+	const shapes = listOf('--shapes');
 	return {
 		quick,
 		repeats: Number(valueOf('--repeats')) || (quick ? 1 : 3),
 		only,
 		variants,
 		idleOnly,
+		splice,
+		/** The limiter shapes of the shapes matrix in this run (all by default). */
+		wantedShape: (shape) => !shapes || shapes.includes(shape),
 		cpuProfileDir: args.includes('--cpu-prof') ? path.resolve(valueOf('--cpu-prof')) : null,
-		partial: quick || !!only || !!variants || idleOnly,
+		partial: quick || !!only || !!variants || idleOnly || !!shapes,
 		sizes: quick ? QUICK_SIZES : FULL_SIZES,
-		/** Whether a workload (get, mute, send, getMany, trigger, micro) is in this run. */
+		/** Whether a workload (get, mute, send, getMany, ratelimit-shapes, trigger, micro) is in this run. */
 		wanted: (workload) => !only || only.includes(workload),
 		/** Whether a variant (A, A32, F8, …, 'C 8' given as C8) is in this run. */
 		wantedVariant: (variant) => !variants || variants.includes(variant.replace(' ', '')),

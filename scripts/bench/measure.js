@@ -59,6 +59,7 @@ async function runN8n(sandbox, userFolder, id, cpuProfileDir) {
 	);
 	return {
 		wallMs,
+		startedAt: run?.data?.resultData?.runData?.Target?.[0]?.startTime,
 		requests: sandbox.stats.requests - before,
 		failed:
 			failedNode && output.length === 0

@@ -218,6 +218,11 @@ function benchWorkflows(byWorkload) {
 			add('F8', spec.F(8));
 			add('F32', spec.F(32));
 		}
+		if (name === 'send') {
+			// Parallel Requests above Send's default 1: the rate-limit shapes matrix.
+			add('A8', spec.A(8), CONTINUE);
+			add('A32', spec.A(32), CONTINUE);
+		}
 		add('B', spec.B, CONTINUE);
 		add('Bretry', spec.B, RETRY);
 	}
@@ -241,6 +246,7 @@ const LIMITED_PLAN = [
 
 const LABELS = {
 	A: 'A (8)',
+	A8: 'A (8)',
 	A32: 'A (32)',
 	F8: 'F (8)',
 	F32: 'F (32)',
