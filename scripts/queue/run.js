@@ -593,7 +593,8 @@ async function triggerThroughFaults({
 	say(
 		`trigger v${OPTIONS.triggerVersion}: stream started (bursts of 5-${2.5 * wf.TRIGGER_PAGE_SIZE} messages, page ${wf.TRIGGER_PAGE_SIZE}); faults at the service: ${JSON.stringify(POLL_FAULTS)}`,
 	);
-	const checkWindow = TRIGGER.checkEveryMs + 45_000;
+	// A check after a restart, allowing for the trigger's backoff when injected faults fail a few checks in a row.
+	const checkWindow = TRIGGER.checkEveryMs + 150_000;
 
 	for (let i = 1; i <= PLAN.graceful; i++) {
 		await sleep(between(1000, 6000));
