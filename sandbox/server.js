@@ -1,6 +1,7 @@
 'use strict';
 /**
- * The sandbox messaging service: the whole interface of ../shared/spec/messaging-api.md over HTTP,
+ * The sandbox messaging service: the whole interface of the service's interface document (kept by the team
+ * beside this repository, not in it) over HTTP,
  * plus what the spec leaves open, decided as documented in the README ("Sandbox service").
  * Also the test double's controls: request log, scripted and random faults, latency, rate limits of
  * several shapes (./limiters.js), quirks of real services, and a second origin for redirects.
