@@ -32,6 +32,8 @@ const stepArbitrary = fc.record({
 	lateBySeconds: fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 3 }),
 	fault: fc.constantFrom(...FAULTS),
 	faultAtRequest: fc.integer({ min: 0, max: 4 }),
+	// Version 1 only: the service re-dates the last delivered message to now (it must not come again).
+	redate: fc.boolean(),
 	// Version 2 only: how the executions started by the previous check end, and what happens to n8n.
 	ends: fc.array(
 		fc.constantFrom(
@@ -53,6 +55,9 @@ const scheduleArbitrary = fc.record({
 	order: fc.constantFrom('newest_first', 'oldest_first'),
 	unit: fc.constantFrom('s', 'ms'),
 	existing: fc.integer({ min: 0, max: 9 }),
+	// Services that send created_at as numeric text, and services that cap a page below what is asked.
+	stringTimestamps: fc.boolean(),
+	pageCap: fc.constantFrom(undefined, undefined, 7),
 	steps: fc.array(stepArbitrary, { minLength: 1, maxLength: 8 }),
 });
 
@@ -73,7 +78,7 @@ function newTotals() {
 	};
 }
 
-async function withSandbox({ order, unit }, run) {
+async function withSandbox({ order, unit, stringTimestamps, pageCap }, run) {
 	let now = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
 	const { sandbox, credentials } = await startSandbox({
 		seed: 'none',
@@ -81,6 +86,8 @@ async function withSandbox({ order, unit }, run) {
 		unit,
 		clock: () => now,
 		recordRequests: false,
+		quirks: stringTimestamps ? { timestampsAsStrings: true } : {},
+		...(pageCap ? { maxPageSize: pageCap } : {}),
 		credentials: { ownContactId: 'ct_me' },
 	});
 	try {
@@ -92,6 +99,7 @@ async function withSandbox({ order, unit }, run) {
 			sandbox,
 			credentials,
 			advance: (seconds) => (now += seconds * 1000),
+			redate: (id) => sandbox.store.redate(id, toUnit(now)),
 			now: () => now,
 			created: () => counter,
 			create(createdAtMs) {
@@ -124,6 +132,7 @@ async function runPolling(schedule, totals) {
 		expect(await trigger.check()).toBeNull();
 		let pending = [];
 		const deliveredIds = new Set();
+		let lastDelivered;
 		const poll = async (fault, faultAtRequest) => {
 			const before = JSON.stringify(trigger.state());
 			if (fault) sandbox.failNext(...Array(faultAtRequest).fill({}), fault);
@@ -142,6 +151,7 @@ async function runPolling(schedule, totals) {
 			for (const message of emitted) {
 				if (deliveredIds.has(message.id)) totals.duplicated += 1;
 				deliveredIds.add(message.id);
+				lastDelivered = message.id;
 			}
 			totals.delivered += emitted.length;
 			expect(emitted.map((m) => m.id)).toEqual([...pending].sort(byAge).map((m) => m.id));
@@ -149,6 +159,7 @@ async function runPolling(schedule, totals) {
 		};
 		for (const step of schedule.steps) {
 			world.advance(step.clockAdvanceSeconds);
+			if (step.redate && lastDelivered) world.redate(lastDelivered);
 			for (let i = 0; i < step.pages * PAGE_SIZE + step.extra; i++) pending.push(world.create());
 			for (const late of step.lateBySeconds) pending.push(world.create(world.now() - late * 1000));
 			await poll(step.fault, step.faultAtRequest);
