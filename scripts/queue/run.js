@@ -24,6 +24,7 @@ const { createSandbox } = require('../../sandbox/server');
 const { N8nProcess, queueEnv } = require('./cluster');
 const wf = require('./workflows');
 const { tally, orderViolations } = require('./tally');
+const { createChecks } = require('../lib/checks');
 
 // ---------- options ----------
 
@@ -96,33 +97,13 @@ const DURABLE_CURSORS = {
 
 const WORK = path.join(n8n.ROOT, '.queue');
 const TOKEN = 'queue-token-7c1e';
-const results = { passed: 0, failed: 0 };
-const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const say = (text) => console.log(`queue: ${text} (${elapsed()})`);
 
 let random = mulberry32(OPTIONS.seed);
 const between = (low, high) => low + random() * (high - low);
 
-async function check(name, fn) {
-	try {
-		await fn();
-		results.passed += 1;
-		console.log(`  ok  ${name}`);
-		return true;
-	} catch (error) {
-		results.failed += 1;
-		console.log(
-			`  FAIL ${name}\n${String(error.stack ?? error)
-				.split('\n')
-				.slice(0, 30)
-				.map((l) => `       ${l}`)
-				.join('\n')}`,
-		);
-		return false;
-	}
-}
+const { check, elapsed, finish, abort } = createChecks('queue', { stackLines: 30 });
 
 async function waitFor(what, predicate, timeoutMs, everyMs = 250) {
 	const deadline = Date.now() + timeoutMs;
@@ -335,9 +316,7 @@ async function main() {
 		await services.cleanup();
 	}
 	say(`logs in ${path.relative(n8n.ROOT, path.join(WORK, 'logs'))}/`);
-	console.log(`queue: finished in ${elapsed()}`);
-	console.log(`queue: ${results.passed} passed, ${results.failed} failed`);
-	process.exitCode = results.failed > 0 ? 1 : 0;
+	finish();
 }
 
 // ---------- 1. the node on workers ----------
@@ -830,8 +809,6 @@ function mulberry32(seed) {
 }
 
 main().catch(async (error) => {
-	console.error(`queue: could not run: ${error.stack ?? error}`);
 	await services.cleanup();
-	console.log(`queue: ${results.passed} passed, ${results.failed + 1} failed`);
-	process.exit(1);
+	abort(error);
 });

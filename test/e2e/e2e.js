@@ -14,30 +14,13 @@ const { waitFor } = require('../../scripts/lib/wait');
 const { runItems } = require('../../scripts/lib/workflows');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
+const { createChecks } = require('../../scripts/lib/checks');
 
 const WORK = path.join(n8n.ROOT, '.e2e');
 const USER = path.join(WORK, 'user');
 const TOKEN = 'e2e-token-3d9b';
-const results = { passed: 0, failed: 0 };
-const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
-async function check(name, fn) {
-	try {
-		await fn();
-		results.passed += 1;
-		console.log(`  ok  ${name}`);
-	} catch (error) {
-		results.failed += 1;
-		console.log(
-			`  FAIL ${name}\n${String(error.stack ?? error)
-				.split('\n')
-				.slice(0, 12)
-				.map((l) => `       ${l}`)
-				.join('\n')}`,
-		);
-	}
-}
+const { check, elapsed, finish, abort } = createChecks('e2e');
 
 async function main() {
 	n8n.ensureN8n();
@@ -238,13 +221,7 @@ async function main() {
 		await app?.stop();
 		await sandbox.stop();
 	}
-	console.log(`e2e: finished in ${elapsed()}`);
-	console.log(`e2e: ${results.passed} passed, ${results.failed} failed`);
-	process.exitCode = results.failed > 0 ? 1 : 0;
+	finish();
 }
 
-main().catch((error) => {
-	console.error(`e2e: could not run: ${error.stack ?? error}`);
-	console.log(`e2e: ${results.passed} passed, ${results.failed + 1} failed`);
-	process.exit(1);
-});
+main().catch(abort);

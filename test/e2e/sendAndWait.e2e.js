@@ -15,6 +15,7 @@ const { execFileSync } = require('node:child_process');
 const n8n = require('../../scripts/lib/n8n');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
+const { createChecks } = require('../../scripts/lib/checks');
 
 const TOKEN = 'e2e-sw-token-me';
 const ANN_TOKEN = 'e2e-sw-token-ann';
@@ -23,26 +24,8 @@ const BROWSER =
 const TYPE = 'n8n-nodes-messaging.messaging';
 const credentials = { messagingApi: { id: wf.CREDENTIAL_ID, name: 'Messaging (sandbox)' } };
 const byId = (value) => ({ __rl: true, mode: 'id', value });
-const results = { passed: 0, failed: 0 };
-const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
-async function check(name, fn) {
-	try {
-		await fn();
-		results.passed += 1;
-		console.log(`  ok  ${name} (${elapsed()})`);
-	} catch (error) {
-		results.failed += 1;
-		console.log(
-			`  FAIL ${name}\n${String(error.stack ?? error)
-				.split('\n')
-				.slice(0, 12)
-				.map((l) => `       ${l}`)
-				.join('\n')}`,
-		);
-	}
-}
+const { check, elapsed, finish, abort } = createChecks('e2e', { timed: true });
 
 async function waitFor(what, probe, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
@@ -361,13 +344,7 @@ async function main() {
 		await sandbox.stop();
 		fs.rmSync(work, { recursive: true, force: true });
 	}
-	console.log(`e2e: finished in ${elapsed()}`);
-	console.log(`e2e: ${results.passed} passed, ${results.failed} failed`);
-	process.exitCode = results.failed > 0 ? 1 : 0;
+	finish();
 }
 
-main().catch((error) => {
-	console.error(`e2e: could not run: ${error.stack ?? error}`);
-	console.log(`e2e: ${results.passed} passed, ${results.failed + 1} failed`);
-	process.exit(1);
-});
+main().catch(abort);

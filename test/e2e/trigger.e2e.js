@@ -17,32 +17,13 @@ const { buildPackage } = require('../../scripts/lib/build');
 const { waitFor } = require('../../scripts/lib/wait');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
+const { createChecks } = require('../../scripts/lib/checks');
 
 const WORK = path.join(n8n.ROOT, '.e2e', 'trigger');
 const USER = path.join(WORK, 'user');
 const TOKEN = 'e2e-trigger-token-71c2';
 const WORKFLOW_ID = 'e2eTriggerV2Log1';
-const results = { passed: 0, failed: 0 };
-const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function check(name, fn) {
-	try {
-		await fn();
-		results.passed += 1;
-		console.log(`  ok  ${name}`);
-	} catch (error) {
-		results.failed += 1;
-		console.log(
-			`  FAIL ${name}\n${String(error.stack ?? error)
-				.split('\n')
-				.slice(0, 14)
-				.map((l) => `       ${l}`)
-				.join('\n')}`,
-		);
-	}
-}
 
 /** Trigger (version 2, every `seconds`) -> Send "seen <id> a<attempt> x<execution>" into the log conversation. */
 function triggerV2ToLog(inboxId, logId, seconds) {
@@ -84,6 +65,8 @@ function verdict(created, seen) {
 	);
 	return { missing, repeated, unmarked };
 }
+
+const { check, elapsed, finish, abort } = createChecks('e2e', { stackLines: 14 });
 
 async function main() {
 	n8n.ensureN8n();
@@ -224,13 +207,7 @@ async function main() {
 		await app?.stop();
 		await sandbox.stop();
 	}
-	console.log(`e2e: finished in ${elapsed()}`);
-	console.log(`e2e: ${results.passed} passed, ${results.failed} failed`);
-	process.exitCode = results.failed > 0 ? 1 : 0;
+	finish();
 }
 
-main().catch((error) => {
-	console.error(`e2e: could not run: ${error.stack ?? error}`);
-	console.log(`e2e: ${results.passed} passed, ${results.failed + 1} failed`);
-	process.exit(1);
-});
+main().catch(abort);
