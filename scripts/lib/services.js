@@ -11,6 +11,8 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
+const { freePort } = require('./n8n');
+
 const APT_LOCK_WAIT_SECONDS = 900;
 const isRoot = () => process.getuid?.() === 0;
 const tail = (text, lines = 20) => text.trim().split('\n').slice(-lines).join('\n');
@@ -149,17 +151,6 @@ function ensureServicePackages({ log = (m) => process.stderr.write(`${m}\n`) } =
 }
 
 // ---- processes ----
-
-async function freePort() {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 /** Spawns a server in its own process group, logging into `logFile`; `stop()` ends the group. */
 function spawnServer(name, command, args, { logFile, stopSignal = 'SIGTERM', env } = {}) {

@@ -7,15 +7,19 @@
 const path = require('node:path');
 const { ROOT } = require('../lib/n8n');
 
-function loadNode(file, className) {
+/** A node's description; for a versioned node (the trigger), the description of `version`. */
+function loadNode(file, className, version) {
 	const modulePath = path.join(ROOT, 'dist', file);
 	delete require.cache[require.resolve(modulePath)];
-	return new (require(modulePath)[className])().description;
+	const node = new (require(modulePath)[className])();
+	return node.nodeVersions
+		? node.nodeVersions[version ?? node.currentVersion].description
+		: node.description;
 }
 
 const messagingDescription = () => loadNode('nodes/Messaging/Messaging.node.js', 'Messaging');
-const triggerDescription = () =>
-	loadNode('nodes/MessagingTrigger/MessagingTrigger.node.js', 'MessagingTrigger');
+const triggerDescription = (version) =>
+	loadNode('nodes/MessagingTrigger/MessagingTrigger.node.js', 'MessagingTrigger', version);
 
 function conditionHolds(wanted, actual, version) {
 	if (!Array.isArray(wanted))

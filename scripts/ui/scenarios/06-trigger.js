@@ -22,7 +22,7 @@ module.exports = {
 		const anyId = await t.createWorkflow('UI: trigger', [trigger({})]);
 		await openNode(page, url, anyId, 'trigger');
 		// n8n adds Poll Times to every polling trigger; the rest comes from the description.
-		const expected = ['pollTimes', ...expectedPanel(triggerDescription(), {}).map((f) => f.name)];
+		const expected = ['pollTimes', ...expectedPanel(triggerDescription(1), {}).map((f) => f.name)];
 		const shown = (await visibleParameters(page)).map((f) => f.name);
 		t.expect(
 			shown.join(',') === expected.join(','),
