@@ -46,3 +46,13 @@ export const listingOptions: INodeProperties[] = [
 			'Whether to leave out the messages sent by the account of the credential, so an auto-reply never answers itself. Uses "Your Contact ID" of the credential, or learns it from a one-to-one conversation.',
 	},
 ];
+
+/** The Options collection of both versions. */
+export const optionsParameter: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: listingOptions,
+};

@@ -290,6 +290,7 @@ async function ownerSession(url) {
 }
 
 module.exports = {
+	n8nEnv,
 	ROOT,
 	PACKAGE_NAME,
 	ensureN8n,

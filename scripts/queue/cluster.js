@@ -7,6 +7,7 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { n8nEnv } = require('../lib/n8n');
 const { freePort, onCleanup } = require('../lib/services');
 
 const N8N_BIN = path.join(
@@ -41,25 +42,7 @@ function queueEnv({ redis, postgres, encryptionKey, extra = {} }) {
 
 /** The headless settings the other suites use (scripts/lib/n8n.js), plus info-level logs to read. */
 function baseEnv(userFolder) {
-	return {
-		...process.env,
-		N8N_USER_FOLDER: userFolder,
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		SKIP_STATISTICS_EVENTS: 'true',
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_SECURE_COOKIE: 'false',
-		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
-		N8N_DISABLED_MODULES:
-			'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
-		N8N_LOG_LEVEL: 'info',
-		N8N_LOG_OUTPUT: 'console',
-		NO_COLOR: '1',
-	};
+	return n8nEnv(userFolder, { N8N_LOG_LEVEL: 'info', N8N_LOG_OUTPUT: 'console', NO_COLOR: '1' });
 }
 
 class N8nProcess {

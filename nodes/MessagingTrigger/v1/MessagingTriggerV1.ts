@@ -15,7 +15,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { searchConversations } from '../../shared/listSearch';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials } from '../../shared/transport';
-import { conversationParameter, listingOptions } from '../description';
+import { conversationParameter, optionsParameter } from '../description';
 import { checkForNew, fetchNewest } from '../listing';
 import { listQuery, readOptions } from '../options';
 import { gapWarning, messageItems, noMessagesText } from '../output';
@@ -35,17 +35,7 @@ export class MessagingTriggerV1 implements INodeType {
 			inputs: [],
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: 'messagingApi', required: true }],
-			properties: [
-				conversationParameter,
-				{
-					displayName: 'Options',
-					name: 'options',
-					type: 'collection',
-					placeholder: 'Add Option',
-					default: {},
-					options: listingOptions,
-				},
-			],
+			properties: [conversationParameter, optionsParameter],
 		};
 	}
 

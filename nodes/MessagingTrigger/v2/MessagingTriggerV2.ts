@@ -14,7 +14,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { searchConversations } from '../../shared/listSearch';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
-import { conversationParameter, listingOptions } from '../description';
+import { conversationParameter, optionsParameter } from '../description';
 import { fetchNewest } from '../listing';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
@@ -56,14 +56,7 @@ export class MessagingTriggerV2 implements INodeType {
 					default: 'seconds',
 					description: 'The unit of Check Every',
 				},
-				{
-					displayName: 'Options',
-					name: 'options',
-					type: 'collection',
-					placeholder: 'Add Option',
-					default: {},
-					options: listingOptions,
-				},
+				optionsParameter,
 			],
 		};
 	}
