@@ -259,6 +259,26 @@ describe('Messaging Trigger v2: restarts', () => {
 		).toEqual([[['in flight when n8n died', true, 2]], [['while down', false, 1]]]);
 	});
 
+	test('a lost delivery whose messages cannot be read again waits for the next check; new messages go out now', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('in flight when n8n died');
+		await host.tick();
+		await host.crash();
+		advanceServiceClock();
+		send('while down');
+		// After the restart the lost delivery is read again by id: that read fails once.
+		sandbox.failNext({ match: { method: 'GET', path: /^\/v1\/messages\/[^/]+$/ }, status: 500 });
+		await host.start();
+		let second = host.executions.filter((e) => e.processNumber === 2);
+		expect(second.map((e) => texts(e.json))).toEqual([['while down']]);
+		await host.tick();
+		second = host.executions.filter((e) => e.processNumber === 2);
+		expect(second.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false]))).toEqual([
+			[['while down', false]],
+			[['in flight when n8n died', true]],
+		]);
+	});
+
 	test('killed between writing the state and the emit: the saved state has neither, the messages come once', async () => {
 		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
 		const savedBefore = JSON.stringify(host.saved);

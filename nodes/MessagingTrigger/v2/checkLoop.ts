@@ -191,7 +191,17 @@ export class CheckLoop {
 		);
 		const resent: Array<{ delivery: Delivery; messages: TriggerMessage[] }> = [];
 		for (const delivery of retry) {
-			const messages = await this.messagesFor(context, delivery);
+			let messages: TriggerMessage[];
+			try {
+				messages = await this.messagesFor(context, delivery);
+			} catch (error) {
+				// Read again one by one, a lost delivery meets every fault of the service: one that fails
+				// stays lost and is tried at the next check, and the new messages still go out now.
+				this.context.logger.warn(
+					`Messaging Trigger: could not read the ${delivery.ids.length} message(s) of a lost delivery again (${(error as Error).message}); trying at the next check`,
+				);
+				continue;
+			}
 			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
 		}
 		if (this.closed) return;
