@@ -5,24 +5,15 @@
  * settles each delivery when n8n says its execution has finished.
  */
 import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { servicePages } from '../../shared/paginate';
-import {
-	getMessagingCredentials,
-	messagingApiRequest,
-	type RequestContext,
-} from '../../shared/transport';
+import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { checkForNew } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
 import { gapWarning, messageItems } from '../output';
 import { messagesToDeliver } from '../ownContact';
-import {
-	isTriggerState,
-	toTriggerMessage,
-	type TriggerMessage,
-	type TriggerState,
-} from '../pollState';
+import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
 import {
 	addInFlight,
 	afterRedelivery,
@@ -42,23 +33,10 @@ import {
 	type Ledger,
 	type Outcome,
 } from './deliveryLedger';
+import { outcomesInProcess, rememberOutcome } from './outcomes';
+import { readMessagesAgain } from './readAgain';
+import { reportFailingChecks, reportUndelivered } from './reports';
 import { nextDelay, retryAfterOf, shouldReport } from './schedule';
-
-/**
- * Outcomes of the executions this process started, by deduplication key, shared by every activation
- * in the process: a workflow saved while its executions run is activated anew, and the new activation
- * must wait for those executions instead of taking their deliveries for lost.
- */
-const outcomesInProcess = new Map<string, Promise<Outcome>>();
-const OUTCOMES_KEPT = 10_000;
-
-function rememberOutcome(key: string, outcome: Promise<Outcome>): void {
-	outcomesInProcess.set(key, outcome);
-	if (outcomesInProcess.size > OUTCOMES_KEPT) {
-		const oldest = outcomesInProcess.keys().next().value;
-		if (oldest !== undefined) outcomesInProcess.delete(oldest);
-	}
-}
 
 export interface LoopSettings {
 	intervalMs: number;
@@ -162,13 +140,7 @@ export class CheckLoop {
 		);
 		if (shouldReport(this.streak, now)) {
 			this.streak.lastReportAt = now;
-			const minutes = Math.round((now - this.streak.since) / 60_000);
-			const report =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.context.getNode(), error);
-			report.message = `${report.message} (checks have been failing for ${minutes} min; the trigger keeps trying)`;
-			this.context.saveFailedExecution(report);
+			reportFailingChecks(this.context, error, now - this.streak.since);
 		}
 	}
 
@@ -257,23 +229,7 @@ export class CheckLoop {
 	): Promise<TriggerMessage[]> {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
-		const messages: TriggerMessage[] = [];
-		const deleted = async (error: unknown) => {
-			if ((error as NodeApiError).httpCode !== '404') return await Promise.reject(error);
-			return undefined;
-		};
-		for (const id of delivery.ids) {
-			const record = await messagingApiRequest
-				.call(context, { method: 'GET', path: ['messages', id] }, { expect: 'record' })
-				.catch(deleted);
-			const message = record && toTriggerMessage(record);
-			if (message) messages.push(message);
-			else
-				this.context.logger.warn(
-					`Messaging Trigger: message ${id} is gone; it is not delivered again`,
-				);
-		}
-		return messages;
+		return await readMessagesAgain(context, delivery.ids, this.context.logger);
 	}
 
 	private emitDelivery(
@@ -325,15 +281,6 @@ export class CheckLoop {
 
 	private reportExhausted(delivery: Delivery): void {
 		this.messagesOf.delete(delivery.id);
-		const ids = delivery.ids.join(', ');
-		const error = new NodeOperationError(
-			this.context.getNode(),
-			`${delivery.ids.length} message(s) were not delivered: the executions of all ${delivery.attempt} attempts were lost`,
-			{
-				description: `Message ids: ${ids}. Each attempt's execution crashed, was cancelled by a shutdown or never started; the trigger does not try again. Check n8n's crashed executions, then handle these messages by hand.`,
-			},
-		);
-		this.context.logger.error(error.message, { messageIds: delivery.ids });
-		this.context.saveFailedExecution(error);
+		reportUndelivered(this.context, delivery);
 	}
 }

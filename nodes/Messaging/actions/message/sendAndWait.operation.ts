@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../descriptions/locators';
@@ -14,79 +9,9 @@ import {
 	nodeErrorOf,
 	postMessage,
 } from '../../sendAndWait/conversation';
-import {
-	requestMessageText,
-	waitTillFrom,
-	type LimitWaitTime,
-	type ResponseLink,
-} from '../../sendAndWait/links';
+import { requestMessageText, waitTillFrom, type LimitWaitTime } from '../../sendAndWait/links';
+import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
-
-const limitWaitTimeOption: INodeProperties = {
-	displayName: 'Limit Wait Time',
-	name: 'limitWaitTime',
-	type: 'fixedCollection',
-	description:
-		'Whether to limit how long the execution waits for the response. When the time is up, the workflow goes on with the node’s input items (no "data" field).',
-	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
-	options: [
-		{
-			displayName: 'Values',
-			name: 'values',
-			values: [
-				{
-					displayName: 'Limit Type',
-					name: 'limitType',
-					type: 'options',
-					default: 'afterTimeInterval',
-					description: 'After a time interval, or at a given date and time',
-					options: [
-						{
-							name: 'After Time Interval',
-							value: 'afterTimeInterval',
-							description: 'Waits for a certain amount of time',
-						},
-						{
-							name: 'At Specified Time',
-							value: 'atSpecifiedTime',
-							description: 'Waits until the set date and time',
-						},
-					],
-				},
-				{
-					displayName: 'Amount',
-					name: 'resumeAmount',
-					type: 'number',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-					default: 1,
-					description: 'The time to wait',
-				},
-				{
-					displayName: 'Unit',
-					name: 'resumeUnit',
-					type: 'options',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					options: [
-						{ name: 'Minutes', value: 'minutes' },
-						{ name: 'Hours', value: 'hours' },
-						{ name: 'Days', value: 'days' },
-					],
-					default: 'hours',
-					description: 'Unit of the interval value',
-				},
-				{
-					displayName: 'Max Date and Time',
-					name: 'maxDateAndTime',
-					type: 'dateTime',
-					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
-					default: '',
-					description: 'Continue the execution at this date and time',
-				},
-			],
-		},
-	],
-};
 
 const properties: INodeProperties[] = [
 	{ ...conversationLocator, description: 'The conversation to send the request to' },
@@ -211,31 +136,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: [SEND_AND_WAIT_OPERATION] } },
 	properties,
 );
-
-/** The response links, signed by n8n for this execution and this node. */
-function responseLinks(context: IExecuteFunctions): ResponseLink[] {
-	const responseType = context.getNodeParameter('responseType', 0, 'approval') as string;
-	if (responseType === 'freeText') {
-		const label = String(
-			context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond',
-		);
-		return [{ label, url: context.getSignedResumeUrl() }];
-	}
-	const approval = context.getNodeParameter('approvalOptions.values', 0, {}) as IDataObject;
-	const links: ResponseLink[] = [
-		{
-			label: String(approval.approveLabel || 'Approve'),
-			url: context.getSignedResumeUrl({ approved: 'true' }),
-		},
-	];
-	if (approval.approvalType === 'double') {
-		links.push({
-			label: String(approval.disapproveLabel || 'Decline'),
-			url: context.getSignedResumeUrl({ approved: 'false' }),
-		});
-	}
-	return links;
-}
 
 /**
  * Sends one request message (for the first item, as n8n's send-and-wait nodes do) and parks the

@@ -5,13 +5,7 @@ import { getMessagingCredentials } from '../../../shared/transport';
 import { listPage } from '../../../shared/paginate';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
-import { getRequiredId, inputError } from '../../helpers/parameters';
-import {
-	getConversationOrFail,
-	getMessageText,
-	nodeErrorOf,
-	postMessage,
-} from '../../sendAndWait/conversation';
+import { getConversationOrFail, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
 import {
 	CANCELED_MESSAGE,
 	Cancelled,
@@ -20,16 +14,13 @@ import {
 	pause,
 } from '../../sendAndWait/pacing';
 import {
-	compilePattern,
 	ReplyWatcher,
 	senderOf,
 	type ChatMessage,
 	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
+import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/replySettings';
 import type { OperationResult, RunContext } from '../../types';
-
-/** One hour: the execution waits in memory, holding one of n8n's execution slots, and a restart ends it. */
-export const MAX_REPLY_TIMEOUT_SECONDS = 3600;
 
 /** Messages read per request while checking for the reply. */
 const CHECK_PAGE_SIZE = 50;
@@ -119,78 +110,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface ReplySettings {
-	conversationId: string;
-	text: string;
-	timeoutMs: number;
-	intervalMs: number;
-	onTimeout: 'output' | 'error';
-	fromContact?: string;
-	pattern?: RegExp;
-}
-
-/** Every parameter checked before anything is sent. */
-function readSettings(context: IExecuteFunctions, itemIndex: number): ReplySettings {
-	const conversationId = getRequiredId(context, 'conversationId', itemIndex, 'Conversation');
-	const text = getMessageText(context, itemIndex);
-	const timeout = Number(context.getNodeParameter('replyTimeout', itemIndex, 300));
-	if (!Number.isFinite(timeout) || timeout <= 0) {
-		throw inputError(
-			context,
-			itemIndex,
-			'Timeout (Seconds)',
-			'must be a positive number of seconds',
-		);
-	}
-	if (timeout > MAX_REPLY_TIMEOUT_SECONDS) {
-		throw inputError(
-			context,
-			itemIndex,
-			'Timeout (Seconds)',
-			`is ${timeout}, above the maximum of ${MAX_REPLY_TIMEOUT_SECONDS} (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits`,
-		);
-	}
-	const interval = Number(context.getNodeParameter('checkInterval', itemIndex, 5));
-	if (!Number.isFinite(interval) || interval <= 0) {
-		throw inputError(
-			context,
-			itemIndex,
-			'Check Every (Seconds)',
-			'must be a positive number of seconds',
-		);
-	}
-	const onTimeout =
-		context.getNodeParameter('onTimeout', itemIndex, 'output') === 'error' ? 'error' : 'output';
-	const fromContact = String(
-		context.getNodeParameter('options.fromContact', itemIndex, '') ?? '',
-	).trim();
-	const patternSource = String(
-		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
-	);
-	let pattern: RegExp | undefined;
-	if (patternSource !== '') {
-		const compiled = compilePattern(patternSource);
-		if (!(compiled instanceof RegExp))
-			throw inputError(context, itemIndex, 'Reply Must Match', compiled.problem);
-		pattern = compiled;
-	}
-	return {
-		conversationId,
-		text,
-		timeoutMs: timeout * 1000,
-		intervalMs: Math.min(interval, timeout) * 1000,
-		onTimeout,
-		fromContact: fromContact || undefined,
-		pattern,
-	};
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	run: RunContext,
 ): Promise<OperationResult> {
-	const settings = readSettings(this, itemIndex);
+	const settings = readReplySettings(this, itemIndex);
 	const cancelSignal = this.getExecutionCancelSignal();
 	await getConversationOrFail(this, settings.conversationId, itemIndex, run.pacer);
 	const sent = (await postMessage(
