@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { messagingApiRequest, type Pacer } from '../../shared/transport';
-import { inputError } from '../helpers/parameters';
+import { getText, inputError } from '../helpers/parameters';
 
 /** A conversation that does not exist is bad input: said before anything is sent, naming field and item. */
 export async function getConversationOrFail(
@@ -55,9 +55,5 @@ export async function postMessage(
 
 /** The Message parameter: text that is not blank. */
 export function getMessageText(context: IExecuteFunctions, itemIndex: number): string {
-	const raw = context.getNodeParameter('message', itemIndex, '') as unknown;
-	const text =
-		raw === undefined || raw === null ? '' : typeof raw === 'string' ? raw : JSON.stringify(raw);
-	if (text.trim() === '') throw inputError(context, itemIndex, 'Message', 'is empty');
-	return text;
+	return getText(context, 'message', itemIndex, 'Message', { required: true });
 }
