@@ -62,3 +62,35 @@ test('Send under a rate limit: every message once, in item order', async () => {
 		.filter((t) => t.startsWith('send '));
 	expect(stored).toEqual(input.map(({ n }) => `send ${n}`));
 });
+
+test("a 429's Retry-After is the refused request's own wait: the run's other requests go on meanwhile", async () => {
+	const ids = [...sandbox.store.messages.keys()].slice(0, 40);
+	sandbox.set({ rateLimit: null });
+	sandbox.failNext({
+		status: 429,
+		retryAfter: 1,
+		retryAfterForm: 'seconds',
+		match: { method: 'GET', path: `/v1/messages/${ids[0]}` },
+	});
+	const started = Date.now();
+	const { items, error } = await runMessagingNode({
+		parameters: {
+			resource: 'message',
+			operation: 'get',
+			messageId: '={{ $json.id }}',
+			options: { parallelRequests: 4 },
+		},
+		input: ids.map((id) => ({ id })),
+		credentials,
+	});
+	expect(error).toBeUndefined();
+	expect(items.map((i) => i.json.id)).toEqual(ids);
+	// Retry-After: 1 is honoured for the refused request...
+	expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+	// ...while the 39 others were all answered before its repeat (a hold for the whole run would put
+	// the repeat among them).
+	const paths = sandbox.requests.map((r) => `${r.path} ${r.status}`);
+	expect(paths.slice(0, 4)).toContain(`/v1/messages/${ids[0]} 429`);
+	expect(paths.at(-1)).toBe(`/v1/messages/${ids[0]} 200`);
+	expect(paths).toHaveLength(41);
+});

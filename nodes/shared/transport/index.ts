@@ -132,11 +132,12 @@ export async function messagingApiRequest(
 		this.logger?.debug(
 			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
 		);
-		// After a 429 the pacer holds this and every other request of the run until the service's moment,
-		// so the wait happens at the next reserve(); other failures wait here, alone.
-		if (!decision.rateLimited) {
-			attempts.waitedMs += decision.delayMs;
-			await sleep(decision.delayMs, cancelSignal);
+		// A 429 names this request's own wait (Retry-After); without one, the pacer's hold is the wait.
+		// Other requests of the run only pause briefly (see Pacer). Other failures back off here, alone.
+		const ownWait = decision.rateLimited ? (failure.retryAfterMs ?? 0) : decision.delayMs;
+		if (ownWait > 0) {
+			attempts.waitedMs += ownWait;
+			await sleep(ownWait, cancelSignal);
 		}
 	}
 }

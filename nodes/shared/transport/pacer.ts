@@ -5,16 +5,19 @@ import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './re
  * (epoch milliseconds) and the answers it is told about, and says how long the next start waits.
  *
  * - A service that never limits costs nothing: no spacing, no hold, reserve() returns 0.
- * - A 429 holds every start until its Retry-After moment (at most MAX_RETRY_AFTER_MS). Retry-After says
- *   when to try again, not how far apart requests go: the pace is learned, AIMD on the request rate.
- * - Decrease: a 429 of a request reserved after the last slowdown is a new event (429s of requests
- *   reserved before it repeat the same news and only extend the hold). The rate drops to what the
- *   service accepted since the previous event, kept between a quarter and nine tenths of the failing
- *   rate; then, as the requests that were in flight at the event get their answers, to the share of
- *   them the service accepted (a token bucket or a cap on requests in flight accepts its own rate).
- * - Increase: each success raises the rate. After a rate measured on the in-flight requests, only a slow
- *   probe; after a cut to what the last cycle got (holds make that too low), a quick approach back
- *   towards the failing rate, then the probe.
+ * - Retry-After says when to retry the refused request (the transport waits that long for it), not how
+ *   far apart requests go, nor that the whole run must stop: the pace is learned from the answers.
+ * - A 429 is an event when its request started after the last event was acted on (requests started
+ *   before were sent at the old pace and repeat the same news). At an event the rate drops to what the
+ *   service accepted in the last HORIZON_MS (a window's quota, a bucket's refill), kept between a
+ *   quarter and nine tenths of the pace that failed; as the requests in flight at the event answer, to
+ *   the share of them accepted when that is higher (a bucket accepts its own rate). Starts pause long
+ *   enough for the requests in flight to answer, then one probe goes alone.
+ * - A probe refused with no success since the event meets a wall (a spent window or quota): the pause
+ *   doubles per refused probe, never beyond the service's moment (Retry-After; without one 250 ms,
+ *   doubling), so a window that reopens early costs little and one that does not costs a few probes.
+ * - Increase: each success raises the rate, GROWTH_PER_SECOND back up to what the service was seen to
+ *   accept, PROBE_PER_SECOND above it.
  * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
  *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
  * - Rate-limit headers keep the run under the limit before any 429: with a named window (RateLimit-Policy
@@ -24,7 +27,7 @@ import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './re
  *   pace by: those services are paced by their 429s.
  */
 
-/** Without Retry-After, a 429 holds starts this long, doubling per event without a success between. */
+/** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe. */
 export const DEFAULT_HOLD_MS = 250;
 /** The slowest pace: one start per this many ms, so a storm never stalls the run. */
 export const MAX_INTERVAL_MS = 2_000;
@@ -34,10 +37,12 @@ const DECREASE_MAX = 0.9;
 const DECREASE_MIN = 0.25;
 /** The share of the in-flight requests' acceptance trusted as the service's rate. */
 const SHARE_MARGIN = 0.9;
-/** Per second: the share of the gap to the failing rate closed, and the share of the rate probed. */
-const APPROACH_PER_SECOND = 0.5;
-const APPROACH_TARGET = 0.97;
-const PROBE_PER_SECOND = 0.005;
+/** Per second of successes: the rate's growth up to what the service was seen to accept, and above it. */
+const GROWTH_PER_SECOND = 0.1;
+const PROBE_PER_SECOND = 0.01;
+/** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
+const HORIZON_MS = 1000;
+const SEEN_MARGIN = 0.95;
 /** Latency varies: our starts are spread over slightly more than the service's window. */
 const WINDOW_MARGIN = 0.02;
 /** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
@@ -62,27 +67,27 @@ export class Pacer {
 	private nextStart = 0;
 	/** Requests per second; Infinity until the first 429. */
 	private rate = Infinity;
-	/** The rate at the last 429 event, and the estimate taken then. */
+	/** The rate at the last 429 event, and what the service was seen to accept then. */
 	private failedRate = Infinity;
 	private learnedRate = Infinity;
 	private lastEventAt: number | undefined;
 	private firstStartAt: number | undefined;
 	private lastIncreaseAt = 0;
 	private eventsWithoutSuccess = 0;
-	/** Since the last event: starts reserved, answers accepted. */
+	/** Starts reserved since the last event. */
 	private starts = 0;
-	private accepted = 0;
 	/** Requests that started up to `to` were reserved before the last slowdown, at the old pace. */
 	private cohort = { from: 0, to: -Infinity, answered: 0, accepted: 0, floor: 0 };
 	private latencyMs = 0;
-	/** Whether the learned rate is the in-flight requests' acceptance, not just what the last cycle got. */
-	private measured = false;
 	private lastReservedStart = -Infinity;
 	/** Header rules, once a service sent rate-limit headers. */
 	private limit: number | undefined;
 	private windowMs: number | undefined;
 	private announced: { remaining: number; resetAt: number; startedAt: number } | undefined;
 	private recentStarts: number[] = [];
+	/** Whether the next start is a probe after an event's pause, and the starts of accepted requests. */
+	private probePending = false;
+	private acceptedStarts: number[] = [];
 
 	constructor(options: PacerOptions = {}) {
 		this.now = options.now ?? Date.now;
@@ -100,7 +105,11 @@ export class Pacer {
 		if (this.recentStarts.length > 2 * MAX_REMEMBERED_STARTS)
 			this.recentStarts.splice(0, MAX_REMEMBERED_STARTS);
 		this.lastReservedStart = start;
-		if (this.rate !== Infinity)
+		if (this.probePending) {
+			// The first start after a 429's hold goes alone: the next waits for its answer to be due.
+			this.probePending = false;
+			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.rate);
+		} else if (this.rate !== Infinity)
 			this.nextStart = start + Math.min(MAX_INTERVAL_MS, 1000 / this.rate);
 		return start - now;
 	}
@@ -115,36 +124,65 @@ export class Pacer {
 		const fresh = info.startedAt > this.cohort.to;
 		if (!fresh && info.startedAt > this.cohort.from) this.countCohort(info.status !== 429);
 		if (info.status === 429) {
-			if (fresh) this.slowDown(now);
-			const fallback = DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1);
-			const hold = Math.min(MAX_RETRY_AFTER_MS, parseRetryAfter(info.headers, now) ?? fallback);
-			this.holdUntil = Math.max(this.holdUntil, now + hold);
+			const asked = Math.min(
+				MAX_RETRY_AFTER_MS,
+				parseRetryAfter(info.headers, now) ??
+					DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1),
+			);
+			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
+			// A start after a brief hold refused again, with no success between: a wall (a spent window or
+			// quota) that stands until the service's moment. Otherwise a brief hold, then one probe.
+			const wall = this.eventsWithoutSuccess > 0;
+			if (!wall) this.slowDown(now);
+			else this.eventsWithoutSuccess += 1;
+			// Probes double their spacing while refused, never past the service's moment.
+			const probeGap = this.briefHoldMs() * 2 ** (this.eventsWithoutSuccess - 1);
+			this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
+			this.probePending = true;
+			this.cohort.to = Math.max(this.cohort.to, now, this.lastReservedStart);
 			return;
 		}
-		this.accepted += 1;
+		this.acceptedStarts.push(info.startedAt);
+		if (this.acceptedStarts.length > 2 * MAX_REMEMBERED_STARTS)
+			this.acceptedStarts.splice(0, MAX_REMEMBERED_STARTS);
 		this.eventsWithoutSuccess = 0;
 		if (this.rate === Infinity || !fresh) return;
 		const seconds = Math.min(
 			1,
 			Math.max(0, now - Math.max(this.lastIncreaseAt, this.holdUntil)) / 1000,
 		);
-		const target = this.measured ? this.learnedRate : this.failedRate * APPROACH_TARGET;
-		const gap = Math.max(0, target - this.rate);
-		this.rate += (gap * APPROACH_PER_SECOND + this.learnedRate * PROBE_PER_SECOND) * seconds;
+		// Quickly back up to what the service was seen to accept, then a slow probe above it.
+		const growth = this.rate < this.learnedRate ? GROWTH_PER_SECOND : PROBE_PER_SECOND;
+		this.rate *= 1 + growth * seconds;
 		this.lastIncreaseAt = now;
+	}
+
+	/** Accepted requests that started from `from` on. */
+	private acceptedSince(from: number): number {
+		let count = 0;
+		for (let i = this.acceptedStarts.length - 1; i >= 0 && this.acceptedStarts[i] >= from; i--)
+			count++;
+		return count;
+	}
+
+	/** Long enough for the requests in flight to answer, and for one start at the new pace. */
+	private briefHoldMs(): number {
+		return Math.max(this.latencyMs, 1000 / this.rate);
 	}
 
 	/** One decrease per 429 event. */
 	private slowDown(now: number): void {
 		const seconds = Math.max(0.001, (now - (this.lastEventAt ?? this.firstStartAt ?? now)) / 1000);
 		const current = this.rate !== Infinity ? this.rate : this.starts / seconds;
-		const acceptedRate = this.accepted / seconds;
+		// What the service accepted over the last horizon: a window's whole quota, a bucket's refill.
+		const seen = this.acceptedSince(now - HORIZON_MS) / (HORIZON_MS / 1000);
 		const decreased = Math.min(
 			current * DECREASE_MAX,
-			Math.max(current * DECREASE_MIN, acceptedRate),
+			Math.max(current * DECREASE_MIN, seen * SEEN_MARGIN),
 		);
 		this.failedRate = current;
-		this.rate = this.learnedRate = Math.max(1000 / MAX_INTERVAL_MS, decreased);
+		this.learnedRate = seen * SEEN_MARGIN;
+		this.rate = Math.max(1000 / MAX_INTERVAL_MS, decreased);
 		this.lastEventAt = this.lastIncreaseAt = now;
 		const inFlightSince = now - 2 * this.latencyMs;
 		this.cohort = {
@@ -155,8 +193,7 @@ export class Pacer {
 			floor: this.rate,
 		};
 		this.eventsWithoutSuccess += 1;
-		this.accepted = this.starts = 0;
-		this.measured = false;
+		this.starts = 0;
 	}
 
 	/** The requests in flight at the event: the share of them accepted is the share of the pace the service takes. */
@@ -165,7 +202,6 @@ export class Pacer {
 		cohort.answered += 1;
 		if (accepted) cohort.accepted += 1;
 		const share = this.failedRate * (cohort.accepted / cohort.answered) * SHARE_MARGIN;
-		this.measured = share > cohort.floor;
 		this.rate = this.learnedRate = Math.min(
 			this.failedRate * DECREASE_MAX,
 			Math.max(cohort.floor, share),

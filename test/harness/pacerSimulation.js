@@ -1,0 +1,250 @@
+'use strict';
+/**
+ * The Pacer against the sandbox's own limiters (sandbox/limiters.js), in virtual time: the benchmark's
+ * rate-limit shapes matrix in milliseconds instead of 35 minutes, with nothing timed on the real clock.
+ *
+ * Faithful to what the benchmark measures:
+ * - the client is the transport: each of P workers takes the next item, reserve()s a start (not before its
+ *   own retry moment), sends, tells the Pacer every answer, and after a 429 decides with the transport's
+ *   own `decideRetry` (so the retry budget is the real one);
+ * - the service is the sandbox: the request arrives after 0.3–1 ms, a cap on requests in flight admits
+ *   it then and holds the slot until the answer is written; the answer is written after the latency
+ *   (20 ms + 0–10 ms), the rate limiters deciding then, with the sandbox's Retry-After and rate-limit
+ *   header forms; the sandbox's windows are aligned on its own clock, not on the wall clock of its dates;
+ * - n8n spends main-thread time per item (about 1.9 ms at 32 in parallel, BENCHMARKS.md): one simulated
+ *   core, 1.4 ms before each start and 0.5 ms per answer, so starts queue behind each other at 32.
+ */
+const { createLimiter, retryAfterHeaders, rateLimitHeaders } = require('../../sandbox/limiters');
+const { minimumMs, SHAPE_SETTINGS, shapeVerdict } = require('../../scripts/bench/shapes');
+const { decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
+const { parseRetryAfter } = require('../../dist/nodes/shared/transport/retryAfter');
+
+/** Deterministic randomness, so every run simulates the same thing. */
+function seeded(seed) {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** A minimal event loop over virtual time (a binary heap of timers). */
+function virtualTime(start) {
+	const heap = [];
+	let seq = 0;
+	const clock = { now: start };
+	const less = (a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+	clock.at = (at, run) => {
+		heap.push({ at: Math.max(at, clock.now), seq: seq++, run });
+		for (let i = heap.length - 1; i > 0; ) {
+			const parent = (i - 1) >> 1;
+			if (!less(heap[i], heap[parent])) break;
+			[heap[i], heap[parent]] = [heap[parent], heap[i]];
+			i = parent;
+		}
+	};
+	clock.run = () => {
+		while (heap.length) {
+			const top = heap[0];
+			const last = heap.pop();
+			if (heap.length) {
+				heap[0] = last;
+				for (let i = 0; ; ) {
+					const l = 2 * i + 1;
+					const r = l + 1;
+					let m = i;
+					if (l < heap.length && less(heap[l], heap[m])) m = l;
+					if (r < heap.length && less(heap[r], heap[m])) m = r;
+					if (m === i) break;
+					[heap[i], heap[m]] = [heap[m], heap[i]];
+					i = m;
+				}
+			}
+			clock.now = top.at;
+			top.run();
+		}
+	};
+	return clock;
+}
+
+const LATENCY_MS = 20;
+const JITTER_MS = 10;
+const MEAN_LATENCY_MS = LATENCY_MS + JITTER_MS / 2;
+const CPU_BEFORE_START_MS = 1.4;
+const CPU_PER_ANSWER_MS = 0.5;
+/** Not on a second: the wall clock (HTTP dates) has a phase of its own. */
+const WALL_START = Date.UTC(2026, 0, 1) + 370;
+
+/**
+ * One run: `requests` requests at `parallel` in flight through one `new Pacer({now})` against the limiter
+ * `rateLimit` (sandbox settings: {shape, perSecond, burst, limit, windowMs, retryAfter, headers}).
+ */
+function simulate({
+	Pacer,
+	rateLimit,
+	requests,
+	parallel,
+	seed = 1,
+	method = 'GET',
+	limiter: custom,
+}) {
+	const random = seeded(seed);
+	const clock = virtualTime(WALL_START);
+	// The sandbox's limiter clock is its process's performance.now(): a phase unrelated to the wall clock.
+	const limiterPhase = Math.floor(random() * 1000);
+	// `custom`: a limiter of the test's own, with the sandbox's interface (take, state, shape, forms).
+	const limiter =
+		custom ?? createLimiter({ ...rateLimit, clock: () => clock.now - WALL_START + limiterPhase });
+	const pacer = new Pacer({ now: () => clock.now });
+	const stats = {
+		requests,
+		parallel,
+		answers: 0,
+		rateLimited: 0,
+		failed: 0,
+		done: 0,
+		reserves: 0,
+		longestWaitMs: 0,
+	};
+	let cpuFreeAt = WALL_START;
+	const cpu = (ms, then) => {
+		cpuFreeAt = Math.max(cpuFreeAt, clock.now) + ms;
+		clock.at(cpuFreeAt, then);
+	};
+	let next = 0;
+
+	const answer = (allowed, waitMs) => {
+		const now = clock.now;
+		const limits = rateLimitHeaders(limiter.headers, limiter.state(limiter.clock()), now);
+		return allowed ? limits : { ...limits, ...retryAfterHeaders(limiter.retryAfter, waitMs, now) };
+	};
+
+	const attempt = (attempts, notBefore) => {
+		if (notBefore > clock.now) return clock.at(notBefore, () => attempt(attempts, 0));
+		const wait = pacer.reserve();
+		stats.reserves += 1;
+		stats.longestWaitMs = Math.max(stats.longestWaitMs, wait);
+		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += wait;
+		clock.at(clock.now + wait, () => {
+			const startedAt = clock.now;
+			clock.at(startedAt + 0.3 + random() * 0.7, () => {
+				const capped = limiter.shape === 'concurrency';
+				const admitted = capped ? limiter.acquire() : undefined;
+				clock.at(clock.now + LATENCY_MS + random() * JITTER_MS, () => {
+					const decision = capped
+						? { allowed: admitted, waitMs: limiter.retryAfterMs }
+						: limiter.take(limiter.clock());
+					const headers = answer(decision.allowed, decision.waitMs);
+					if (admitted) limiter.release();
+					clock.at(clock.now + 0.3 + random() * 0.7, () =>
+						cpu(CPU_PER_ANSWER_MS, () => {
+							stats.answers += 1;
+							const status = decision.allowed ? 200 : 429;
+							pacer.onResponse({ status, headers, startedAt });
+							if (status === 200) return finish(true);
+							stats.rateLimited += 1;
+							const retryAfterMs = parseRetryAfter(headers, clock.now);
+							const retry = decideRetry(
+								method,
+								{ kind: 'status', status, retryAfterMs },
+								attempts,
+								DEFAULT_RETRY,
+								random,
+							);
+							attempts.rateLimited += 1;
+							if (!retry.retry) return finish(false);
+							// As the transport: the refused request waits its own Retry-After, then reserves.
+							attempts.waitedMs += retryAfterMs ?? 0;
+							attempt(attempts, clock.now + (retryAfterMs ?? 0));
+						}),
+					);
+				});
+			});
+		});
+	};
+	const finish = (ok) => {
+		if (ok) stats.done += 1;
+		else stats.failed += 1;
+		stats.elapsedMs = clock.now - WALL_START;
+		take();
+	};
+	const take = () => {
+		if (next >= requests) return;
+		next += 1;
+		cpu(CPU_BEFORE_START_MS, () => attempt({ failures: 0, rateLimited: 0, waitedMs: 0 }, 0));
+	};
+	clock.at(WALL_START, () => {
+		for (let i = 0; i < parallel; i++) take();
+	});
+	clock.run();
+	if (custom) return stats;
+	const firstWindowLeft =
+		rateLimit.shape === 'fixed-window'
+			? rateLimit.windowMs - (limiterPhase % rateLimit.windowMs)
+			: undefined;
+	stats.minimumMs = minimumMs(rateLimit, requests, parallel, firstWindowLeft);
+	stats.ratio = stats.elapsedMs / stats.minimumMs;
+	stats.share429 = stats.rateLimited / stats.answers;
+	return stats;
+}
+
+/** The benchmark's matrix: every shape × Retry-After form, then each shape with its headers; Get 2,000 and Send 1,000 at 8 and 32. */
+function benchmarkCells() {
+	const { shapeLimiters } = require('../../scripts/bench/shapes');
+	const cells = [];
+	for (const limiter of shapeLimiters()) {
+		for (const [workload, requests] of [
+			['Get', 2000],
+			['Send', 1000],
+		]) {
+			for (const parallel of [8, 32]) {
+				cells.push({
+					label: `${limiter.label} | ${workload} (${parallel})`,
+					rateLimit: limiter.rateLimit,
+					headers: limiter.headers,
+					requests,
+					parallel,
+					method: workload === 'Send' ? 'POST' : 'GET',
+				});
+			}
+		}
+	}
+	return cells;
+}
+
+/** One cell's verdict by the benchmark's own rule. */
+function verdict(cell, stats) {
+	return shapeVerdict({
+		headers: cell.headers,
+		failed: stats.failed,
+		duplicates: 0,
+		workload: 'get',
+		ratio: stats.ratio,
+		share429: stats.share429,
+	});
+}
+
+module.exports = { simulate, benchmarkCells, verdict, seeded, virtualTime, SHAPE_SETTINGS };
+
+// `node test/harness/pacerSimulation.js [seeds]`: the matrix as a table, against the built Pacer.
+if (require.main === module) {
+	const { Pacer } = require('../../dist/nodes/shared/transport/pacer');
+	const seeds = Number(process.argv[2] ?? 3);
+	let met = 0;
+	let total = 0;
+	for (const cell of benchmarkCells()) {
+		const runs = Array.from({ length: seeds }, (_, i) => simulate({ Pacer, ...cell, seed: i + 1 }));
+		const worst = runs.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+		const share = Math.max(...runs.map((r) => r.share429));
+		const ok = runs.filter((r) => verdict(cell, r).met).length;
+		met += ok;
+		total += runs.length;
+		console.log(
+			`${cell.label} | ${runs.map((r) => r.ratio.toFixed(2)).join(' ')} | 429 ≤ ${(100 * share).toFixed(1)}% | failed ${runs.reduce((n, r) => n + r.failed, 0)} | ${ok}/${runs.length} met`,
+		);
+	}
+	console.log(`met ${met} of ${total}`);
+}
