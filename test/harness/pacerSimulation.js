@@ -83,6 +83,8 @@ const WALL_START = Date.UTC(2026, 0, 1) + 370;
  * `rateLimit` (sandbox settings: {shape, perSecond, burst, limit, windowMs, retryAfter, headers}).
  */
 function simulate({
+	latencyMs = LATENCY_MS,
+	jitterMs = JITTER_MS,
 	Pacer,
 	rateLimit,
 	requests,
@@ -128,12 +130,16 @@ function simulate({
 		stats.reserves += 1;
 		stats.longestWaitMs = Math.max(stats.longestWaitMs, wait);
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += wait;
-		clock.at(clock.now + wait, () => {
+		// As the transport: after its turn, a request waits for a place among those in flight.
+		clock.at(clock.now + wait, () => pacer.admit((inFlight) => send(attempts, inFlight)));
+	};
+	const send = (attempts, inFlight) => {
+		{
 			const startedAt = clock.now;
 			clock.at(startedAt + 0.3 + random() * 0.7, () => {
 				const capped = limiter.shape === 'concurrency';
 				const admitted = capped ? limiter.acquire() : undefined;
-				clock.at(clock.now + LATENCY_MS + random() * JITTER_MS, () => {
+				clock.at(clock.now + latencyMs + random() * jitterMs, () => {
 					const decision = capped
 						? { allowed: admitted, waitMs: limiter.retryAfterMs }
 						: limiter.take(limiter.clock());
@@ -143,7 +149,8 @@ function simulate({
 						cpu(CPU_PER_ANSWER_MS, () => {
 							stats.answers += 1;
 							const status = decision.allowed ? 200 : 429;
-							pacer.onResponse({ status, headers, startedAt });
+							pacer.onResponse({ status, headers, startedAt, inFlight });
+							pacer.settle();
 							if (status === 200) return finish(true);
 							stats.rateLimited += 1;
 							const retryAfterMs = parseRetryAfter(headers, clock.now);
@@ -163,7 +170,7 @@ function simulate({
 					);
 				});
 			});
-		});
+		}
 	};
 	const finish = (ok) => {
 		if (ok) stats.done += 1;

@@ -28,6 +28,14 @@ export class InterruptiblePacer extends Pacer {
 		this.shared.onResponse(info);
 	}
 
+	admit(start: (inFlight: number) => void): void {
+		this.shared.admit(start);
+	}
+
+	settle(): void {
+		this.shared.settle();
+	}
+
 	reserve(): number {
 		throwIfCancelled(this.cancelSignal);
 		const wait = this.shared.reserve();

@@ -96,12 +96,23 @@ export async function messagingApiRequest(
 		const turn = pacer.reserve();
 		if (turn > 0) await sleep(turn, cancelSignal);
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn;
+		// Then a place among the requests in flight (bounded only once the service showed a cap on them).
+		const inFlight = await new Promise<number>((admitted) => pacer.admit(admitted));
 		const startedAt = Date.now();
-		const outcome = await attempt(this, httpOptions, credentials, data, timeoutMs);
+		let outcome: Outcome;
+		try {
+			cancelSignal?.throwIfAborted();
+			outcome = await attempt(this, httpOptions, credentials, data, timeoutMs);
+			if ('response' in outcome) {
+				const { statusCode: status, headers } = outcome.response;
+				pacer.onResponse({ status, headers, startedAt, inFlight });
+			}
+		} finally {
+			pacer.settle();
+		}
 
 		if ('response' in outcome) {
 			const { response } = outcome;
-			pacer.onResponse({ status: response.statusCode, headers: response.headers, startedAt });
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
 			}

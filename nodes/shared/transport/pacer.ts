@@ -1,8 +1,10 @@
+import { countAnswer, emptyLevels, nextCap } from './inFlight';
 import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './retryAfter';
 
 /**
  * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
- * (epoch milliseconds) and the answers it is told about, and says how long the next start waits.
+ * (epoch milliseconds) and the answers it is told about, and says how long the next start waits
+ * (reserve) and when one more may be in flight (admit, settle).
  *
  * - A service that never limits costs nothing: no spacing, no hold, reserve() returns 0.
  * - Retry-After says when to retry the refused request (the transport waits that long for it), not how
@@ -18,6 +20,9 @@ import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './re
  *   doubling), so a window that reopens early costs little and one that does not costs a few probes.
  * - Increase: each success raises the rate, GROWTH_PER_SECOND back up to what the service was seen to
  *   accept, PROBE_PER_SECOND above it.
+ * - A cap on requests in flight is not a rate: admit() holds a request until fewer than the cap are in
+ *   flight, once the answers show one (inFlight.ts); a 429 above the cap is the cap's news, not the
+ *   rate's. A cap that keeps requests waiting is probed one above, every CAP_PROBE_EVERY of them.
  * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
  *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
  * - Rate-limit headers keep the run under the limit before any 429: with a named window (RateLimit-Policy
@@ -43,6 +48,8 @@ const PROBE_PER_SECOND = 0.01;
 /** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
 const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
+/** A cap that keeps requests waiting is probed after this many of them: one more in flight. */
+const CAP_PROBE_EVERY = 100;
 /** Latency varies: our starts are spread over slightly more than the service's window. */
 const WINDOW_MARGIN = 0.02;
 /** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
@@ -59,6 +66,8 @@ export interface ResponseInfo {
 	headers: Record<string, unknown> | undefined;
 	/** When the request started (the clock's time after its reserve() wait). */
 	startedAt: number;
+	/** Requests in flight when it started, itself included (what admit() passed it). */
+	inFlight?: number;
 }
 
 export class Pacer {
@@ -89,6 +98,14 @@ export class Pacer {
 	private probePending = false;
 	private acceptedStarts: number[] = [];
 
+	/** Started and not settled; the most allowed (the service's cap once it showed one, plus probes). */
+	private inFlight = 0;
+	private inFlightLimit = Infinity;
+	private cap: number | undefined;
+	private levels = emptyLevels();
+	private readonly waiting: Array<(inFlight: number) => void> = [];
+	private admittedAfterWaiting = 0;
+
 	constructor(options: PacerOptions = {}) {
 		this.now = options.now ?? Date.now;
 	}
@@ -114,13 +131,61 @@ export class Pacer {
 		return start - now;
 	}
 
+	/**
+	 * Calls `start` with the number of requests in flight (itself included) once one more may be in
+	 * flight: at once, or when another settles. Every admitted request is settled exactly once.
+	 */
+	admit(start: (inFlight: number) => void): void {
+		if (this.inFlight < this.inFlightLimit) {
+			this.inFlight += 1;
+			start(this.inFlight);
+		} else this.waiting.push(start);
+	}
+
+	/** An admitted request is over, answered or not. */
+	settle(): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		this.admitWaiting();
+	}
+
+	private admitWaiting(): void {
+		while (this.waiting.length > 0 && this.inFlight < this.inFlightLimit) {
+			this.inFlight += 1;
+			// A cap that keeps requests waiting is probed now and then: one more in flight.
+			if (++this.admittedAfterWaiting >= CAP_PROBE_EVERY) {
+				this.admittedAfterWaiting = 0;
+				this.inFlightLimit += 1;
+			}
+			this.waiting.shift()!(this.inFlight);
+		}
+	}
+
+	/** What the levels of requests in flight say about a cap on them. */
+	private learnCap(info: ResponseInfo): void {
+		if (info.inFlight === undefined || (info.status !== 429 && info.status >= 300)) return;
+		countAnswer(this.levels, info.inFlight, info.status !== 429);
+		const cap = nextCap(this.levels, this.cap);
+		if (cap === this.cap) {
+			// A probe above the cap refused: back to the cap.
+			if (info.status === 429 && cap !== undefined && info.inFlight > cap) this.inFlightLimit = cap;
+			return;
+		}
+		this.cap = cap;
+		this.inFlightLimit = cap ?? Infinity;
+		this.admittedAfterWaiting = 0;
+		this.admitWaiting();
+	}
+
 	/** Every answer: success, 429 or any other status. */
 	onResponse(info: ResponseInfo): void {
 		const now = this.now();
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
 		this.readRateLimitHeaders(info, now);
+		this.learnCap(info);
 		if (info.status >= 500) return; // says nothing about the rate limit
+		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
+		if (info.status === 429 && this.cap !== undefined && (info.inFlight ?? 0) > this.cap) return;
 		const fresh = info.startedAt > this.cohort.to;
 		if (!fresh && info.startedAt > this.cohort.from) this.countCohort(info.status !== 429);
 		if (info.status === 429) {

@@ -1,0 +1,72 @@
+/**
+ * A cap on requests in flight, read from the answers. Some services refuse whatever comes above N
+ * requests at once, whatever the rate. Counting, at each start, our own requests in flight (itself
+ * included), such a cap shows as a level with every answer accepted at or below it and most refused
+ * above it: our count is never below the service's (it also holds the answers on their way back). A
+ * rate limiter refuses at any level once the rate is too high, so it shows no such level, or one above
+ * what the pace keeps in flight.
+ */
+
+/** Levels counted; a start with more in flight counts at this level. */
+export const MAX_LEVEL = 64;
+/** A level above a known cap joins it once this many of its answers were counted, nearly all accepted. */
+const MIN_TO_RAISE = 20;
+/** At or below the cap: at most this share of the answers refused. */
+const CLEAN_BELOW = 0.05;
+/** Just above it: at least this share refused, and at least MIN_REFUSED answers. */
+const REFUSED_ABOVE = 0.5;
+const MIN_REFUSED = 2;
+
+/** Answers per level of requests in flight at their start (index 1..MAX_LEVEL). */
+export interface LevelCounts {
+	accepted: number[];
+	refused: number[];
+}
+
+export function emptyLevels(): LevelCounts {
+	return {
+		accepted: new Array<number>(MAX_LEVEL + 1).fill(0),
+		refused: new Array<number>(MAX_LEVEL + 1).fill(0),
+	};
+}
+
+export function countAnswer(levels: LevelCounts, inFlight: number, accepted: boolean): void {
+	const level = Math.min(MAX_LEVEL, Math.max(1, Math.floor(inFlight)));
+	(accepted ? levels.accepted : levels.refused)[level] += 1;
+}
+
+/**
+ * The cap: one below the lowest level where most answers were refused (at least MIN_REFUSED), provided
+ * (nearly) everything below it was accepted. Undefined when the levels show no such edge.
+ */
+export function inFlightCap(levels: LevelCounts): number | undefined {
+	let accepted = 0;
+	let refused = 0;
+	for (let level = 1; level <= MAX_LEVEL; level++) {
+		const ok = levels.accepted[level];
+		const no = levels.refused[level];
+		if (no >= MIN_REFUSED && no >= REFUSED_ABOVE * (ok + no)) {
+			const clean = accepted > 0 && refused <= CLEAN_BELOW * (accepted + refused);
+			return clean ? level - 1 : undefined;
+		}
+		accepted += ok;
+		refused += no;
+	}
+	return undefined;
+}
+
+/**
+ * The cap after one more answer: first found where the levels show an edge; once known, lowered to an
+ * edge found below it, raised by one only when the level above it (probed now and then) accepted nearly
+ * all of at least MIN_TO_RAISE answers. Our count includes answers on their way back, so the level just
+ * above a real cap accepts some probes: a majority is not enough to move.
+ */
+export function nextCap(levels: LevelCounts, cap: number | undefined): number | undefined {
+	const edge = inFlightCap(levels);
+	if (cap === undefined || (edge !== undefined && edge < cap)) return edge;
+	const above = cap + 1;
+	if (above > MAX_LEVEL) return cap;
+	const answers = levels.accepted[above] + levels.refused[above];
+	const clean = answers >= MIN_TO_RAISE && levels.refused[above] <= CLEAN_BELOW * answers;
+	return clean ? above : cap;
+}
