@@ -11,6 +11,8 @@
  *   it then and holds the slot until the answer is written; the answer is written after the latency
  *   (20 ms + 0–10 ms), the rate limiters deciding then, with the sandbox's Retry-After and rate-limit
  *   header forms; the sandbox's windows are aligned on its own clock, not on the wall clock of its dates;
+ * - n8n's first requests of a run are slower (measured through n8n-core: the first answers after about
+ *   55 ms against 25 ms later): a request started in the run's first 50 ms takes 20-40 ms longer;
  * - n8n spends main-thread time per item (about 1.9 ms at 32 in parallel, BENCHMARKS.md): one simulated
  *   core, 1.4 ms before each start and 0.5 ms per answer, so starts queue behind each other at 32.
  */
@@ -74,6 +76,7 @@ const LATENCY_MS = 20;
 const JITTER_MS = 10;
 const MEAN_LATENCY_MS = LATENCY_MS + JITTER_MS / 2;
 const CPU_BEFORE_START_MS = 1.4;
+const WARM_UP_MS = 50;
 const CPU_PER_ANSWER_MS = 0.5;
 /** Not on a second: the wall clock (HTTP dates) has a phase of its own. */
 const WALL_START = Date.UTC(2026, 0, 1) + 370;
@@ -139,7 +142,8 @@ function simulate({
 			clock.at(startedAt + 0.3 + random() * 0.7, () => {
 				const capped = limiter.shape === 'concurrency';
 				const admitted = capped ? limiter.acquire() : undefined;
-				clock.at(clock.now + latencyMs + random() * jitterMs, () => {
+				const warmUp = startedAt - WALL_START < WARM_UP_MS ? 20 + random() * 20 : 0;
+				clock.at(clock.now + warmUp + latencyMs + random() * jitterMs, () => {
 					const decision = capped
 						? { allowed: admitted, waitMs: limiter.retryAfterMs }
 						: limiter.take(limiter.clock());
@@ -163,9 +167,9 @@ function simulate({
 							);
 							attempts.rateLimited += 1;
 							if (!retry.retry) return finish(false);
-							// As the transport: the refused request waits its own Retry-After, then reserves.
-							attempts.waitedMs += retryAfterMs ?? 0;
-							attempt(attempts, clock.now + (retryAfterMs ?? 0));
+							// As the transport: the refused request waits alone (Retry-After, else the backoff).
+							attempts.waitedMs += retry.delayMs;
+							attempt(attempts, clock.now + retry.delayMs);
 						}),
 					);
 				});

@@ -11,10 +11,11 @@
 export const MAX_LEVEL = 64;
 /** A level above a known cap joins it once this many of its answers were counted, nearly all accepted. */
 const MIN_TO_RAISE = 20;
-/** At or below the cap: at most this share of the answers refused. */
+/** At or below the cap: at most this share of the answers refused; at the cap itself, LEVEL_CLEAN. */
 const CLEAN_BELOW = 0.05;
-/** Just above it: at least this share refused, and at least MIN_REFUSED answers. */
-const REFUSED_ABOVE = 0.5;
+const LEVEL_CLEAN = 0.2;
+/** Above it: at least this share of the answers refused, and at least MIN_REFUSED of them. */
+const REFUSED_ABOVE = 0.8;
 const MIN_REFUSED = 2;
 
 /** Answers per level of requests in flight at their start (index 1..MAX_LEVEL). */
@@ -35,35 +36,50 @@ export function countAnswer(levels: LevelCounts, inFlight: number, accepted: boo
 	(accepted ? levels.accepted : levels.refused)[level] += 1;
 }
 
+/** How many answers were refused at levels up to `level`. */
+export function refusedUpTo(levels: LevelCounts, level: number): number {
+	let refused = 0;
+	for (let i = 1; i <= Math.min(level, MAX_LEVEL); i++) refused += levels.refused[i];
+	return refused;
+}
+
 /**
- * The cap: one below the lowest level where most answers were refused (at least MIN_REFUSED), provided
- * (nearly) everything below it was accepted. Undefined when the levels show no such edge.
+ * The highest level L with (nearly) everything accepted up to it, at L itself too, and most of what
+ * started above it refused (at least MIN_REFUSED). Undefined when the levels show no such edge.
  */
 export function inFlightCap(levels: LevelCounts): number | undefined {
-	let accepted = 0;
-	let refused = 0;
+	let acceptedAbove = 0;
+	let refusedAbove = 0;
+	let acceptedBelow = 0;
+	let refusedBelow = 0;
 	for (let level = 1; level <= MAX_LEVEL; level++) {
-		const ok = levels.accepted[level];
-		const no = levels.refused[level];
-		if (no >= MIN_REFUSED && no >= REFUSED_ABOVE * (ok + no)) {
-			const clean = accepted > 0 && refused <= CLEAN_BELOW * (accepted + refused);
-			return clean ? level - 1 : undefined;
-		}
-		accepted += ok;
-		refused += no;
+		acceptedBelow += levels.accepted[level];
+		refusedBelow += levels.refused[level];
+	}
+	for (let cap = MAX_LEVEL - 1; cap >= 1; cap--) {
+		acceptedAbove += levels.accepted[cap + 1];
+		refusedAbove += levels.refused[cap + 1];
+		acceptedBelow -= levels.accepted[cap + 1];
+		refusedBelow -= levels.refused[cap + 1];
+		const atCap = levels.accepted[cap] + levels.refused[cap];
+		const capClean = levels.accepted[cap] > 0 && levels.refused[cap] <= LEVEL_CLEAN * atCap;
+		const cleanBelow = refusedBelow <= CLEAN_BELOW * (acceptedBelow + refusedBelow);
+		const refusingAbove =
+			refusedAbove >= MIN_REFUSED && refusedAbove >= REFUSED_ABOVE * (acceptedAbove + refusedAbove);
+		if (capClean && cleanBelow && refusingAbove) return cap;
 	}
 	return undefined;
 }
 
 /**
- * The cap after one more answer: first found where the levels show an edge; once known, lowered to an
- * edge found below it, raised by one only when the level above it (probed now and then) accepted nearly
- * all of at least MIN_TO_RAISE answers. Our count includes answers on their way back, so the level just
- * above a real cap accepts some probes: a majority is not enough to move.
+ * The cap after one more answer: where the levels show an edge; without one, a known cap stays, raised
+ * by one when the level above it (probed now and then) accepted nearly all of at least MIN_TO_RAISE
+ * answers. Our count includes answers on their way back, so the level just above a real cap accepts
+ * some probes: the cap's own level must be clean, a majority is not enough to move.
  */
 export function nextCap(levels: LevelCounts, cap: number | undefined): number | undefined {
 	const edge = inFlightCap(levels);
-	if (cap === undefined || (edge !== undefined && edge < cap)) return edge;
+	if (edge !== undefined || cap === undefined) return edge;
 	const above = cap + 1;
 	if (above > MAX_LEVEL) return cap;
 	const answers = levels.accepted[above] + levels.refused[above];

@@ -143,13 +143,10 @@ export async function messagingApiRequest(
 		this.logger?.debug(
 			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
 		);
-		// A 429 names this request's own wait (Retry-After); without one, the pacer's hold is the wait.
-		// Other requests of the run only pause briefly (see Pacer). Other failures back off here, alone.
-		const ownWait = decision.rateLimited ? (failure.retryAfterMs ?? 0) : decision.delayMs;
-		if (ownWait > 0) {
-			attempts.waitedMs += ownWait;
-			await sleep(ownWait, cancelSignal);
-		}
+		// The failed request waits alone: a 429's Retry-After, else the backoff. The run's other requests
+		// only pause as the pacer says (briefly, unless the service shows a wall).
+		attempts.waitedMs += decision.delayMs;
+		if (decision.delayMs > 0) await sleep(decision.delayMs, cancelSignal);
 	}
 }
 

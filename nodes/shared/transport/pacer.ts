@@ -19,7 +19,8 @@ import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './re
  *   doubles per refused probe, never beyond the service's moment (Retry-After; without one 250 ms,
  *   doubling), so a window that reopens early costs little and one that does not costs a few probes.
  * - Increase: each success raises the rate, GROWTH_PER_SECOND back up to what the service was seen to
- *   accept, PROBE_PER_SECOND above it.
+ *   accept, and above it a probe from PROBE_PER_SECOND that doubles every PROBE_DOUBLING_MS without a
+ *   429, up to MAX_PROBE_PER_SECOND.
  * - A cap on requests in flight is not a rate: admit() holds a request until fewer than the cap are in
  *   flight, once the answers show one (inFlight.ts); a 429 above the cap is the cap's news, not the
  *   rate's. A cap that keeps requests waiting is probed one above, every CAP_PROBE_EVERY of them.
@@ -45,6 +46,8 @@ const SHARE_MARGIN = 0.9;
 /** Per second of successes: the rate's growth up to what the service was seen to accept, and above it. */
 const GROWTH_PER_SECOND = 0.1;
 const PROBE_PER_SECOND = 0.01;
+const MAX_PROBE_PER_SECOND = 0.2;
+const PROBE_DOUBLING_MS = 2000;
 /** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
 const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
@@ -216,8 +219,15 @@ export class Pacer {
 			1,
 			Math.max(0, now - Math.max(this.lastIncreaseAt, this.holdUntil)) / 1000,
 		);
-		// Quickly back up to what the service was seen to accept, then a slow probe above it.
-		const growth = this.rate < this.learnedRate ? GROWTH_PER_SECOND : PROBE_PER_SECOND;
+		// Quickly back up to what the service was seen to accept, then a probe above it that grows the longer
+		// the service accepts everything (doubling every PROBE_DOUBLING_MS without a 429, up to 20%/s): an
+		// estimate taken too low, early in a run, does not stay.
+		const quiet = Math.max(0, now - (this.lastEventAt ?? now));
+		const probe = Math.min(
+			MAX_PROBE_PER_SECOND,
+			PROBE_PER_SECOND * 2 ** (quiet / PROBE_DOUBLING_MS),
+		);
+		const growth = Math.max(this.rate < this.learnedRate ? GROWTH_PER_SECOND : 0, probe);
 		this.rate *= 1 + growth * seconds;
 		this.lastIncreaseAt = now;
 	}
