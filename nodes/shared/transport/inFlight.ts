@@ -36,13 +36,6 @@ export function countAnswer(levels: LevelCounts, inFlight: number, accepted: boo
 	(accepted ? levels.accepted : levels.refused)[level] += 1;
 }
 
-/** How many answers were refused at levels up to `level`. */
-export function refusedUpTo(levels: LevelCounts, level: number): number {
-	let refused = 0;
-	for (let i = 1; i <= Math.min(level, MAX_LEVEL); i++) refused += levels.refused[i];
-	return refused;
-}
-
 /**
  * The highest level L with (nearly) everything accepted up to it, at L itself too, and most of what
  * started above it refused (at least MIN_REFUSED). Undefined when the levels show no such edge.

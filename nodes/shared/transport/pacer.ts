@@ -23,7 +23,8 @@ import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './re
  *   429, up to MAX_PROBE_PER_SECOND.
  * - A cap on requests in flight is not a rate: admit() holds a request until fewer than the cap are in
  *   flight, once the answers show one (inFlight.ts); a 429 above the cap is the cap's news, not the
- *   rate's. A cap that keeps requests waiting is probed one above, every CAP_PROBE_EVERY of them.
+ *   rate's. A cap that keeps requests waiting is probed one above, after CAP_PROBE_EVERY of them,
+ *   twice as many after each refused probe.
  * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
  *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
  * - Rate-limit headers keep the run under the limit before any 429: with a named window (RateLimit-Policy
@@ -52,7 +53,8 @@ const PROBE_DOUBLING_MS = 2000;
 const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
 /** A cap that keeps requests waiting is probed after this many of them: one more in flight. */
-const CAP_PROBE_EVERY = 100;
+const CAP_PROBE_EVERY = 500;
+const MAX_CAP_PROBE_EVERY = 10_000;
 /** Latency varies: our starts are spread over slightly more than the service's window. */
 const WINDOW_MARGIN = 0.02;
 /** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
@@ -108,6 +110,9 @@ export class Pacer {
 	private levels = emptyLevels();
 	private readonly waiting: Array<(inFlight: number) => void> = [];
 	private admittedAfterWaiting = 0;
+	private capProbeEvery = CAP_PROBE_EVERY;
+	/** When the cap last changed: requests started before were not probes. */
+	private capSince = 0;
 
 	constructor(options: PacerOptions = {}) {
 		this.now = options.now ?? Date.now;
@@ -155,7 +160,7 @@ export class Pacer {
 		while (this.waiting.length > 0 && this.inFlight < this.inFlightLimit) {
 			this.inFlight += 1;
 			// A cap that keeps requests waiting is probed now and then: one more in flight.
-			if (++this.admittedAfterWaiting >= CAP_PROBE_EVERY) {
+			if (++this.admittedAfterWaiting >= this.capProbeEvery) {
 				this.admittedAfterWaiting = 0;
 				this.inFlightLimit += 1;
 			}
@@ -169,13 +174,19 @@ export class Pacer {
 		countAnswer(this.levels, info.inFlight, info.status !== 429);
 		const cap = nextCap(this.levels, this.cap);
 		if (cap === this.cap) {
-			// A probe above the cap refused: back to the cap.
-			if (info.status === 429 && cap !== undefined && info.inFlight > cap) this.inFlightLimit = cap;
+			// A probe above the cap refused: back to the cap, and the next probe twice as far away.
+			const probe = info.startedAt >= this.capSince;
+			if (info.status === 429 && cap !== undefined && info.inFlight > cap && probe) {
+				this.inFlightLimit = cap;
+				this.capProbeEvery = Math.min(MAX_CAP_PROBE_EVERY, this.capProbeEvery * 2);
+			}
 			return;
 		}
 		this.cap = cap;
+		this.capSince = this.now();
 		this.inFlightLimit = cap ?? Infinity;
 		this.admittedAfterWaiting = 0;
+		this.capProbeEvery = CAP_PROBE_EVERY;
 		this.admitWaiting();
 	}
 
