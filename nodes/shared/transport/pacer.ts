@@ -203,14 +203,14 @@ export class Pacer {
 		const fresh = info.startedAt > this.cohort.to;
 		if (!fresh && info.startedAt > this.cohort.from) this.countCohort(info.status !== 429);
 		if (info.status === 429) {
+			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
 			const asked = Math.min(
 				MAX_RETRY_AFTER_MS,
 				parseRetryAfter(info.headers, now) ??
 					DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1),
 			);
-			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
-			// A start after a brief hold refused again, with no success between: a wall (a spent window or
-			// quota) that stands until the service's moment. Otherwise a brief hold, then one probe.
+			// The first refusal since a success is an event: the pace drops. A probe refused again, with no
+			// success between, meets a wall (a spent window or quota): the pace stays, the pause grows.
 			const wall = this.eventsWithoutSuccess > 0;
 			if (!wall) this.slowDown(now);
 			else this.eventsWithoutSuccess += 1;
