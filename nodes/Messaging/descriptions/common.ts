@@ -79,7 +79,7 @@ export function optionsCollection(settings: {
 			timeoutOption,
 			parallelRequestsOption(
 				parallel.default,
-				parallel.note ?? 'A rate limit (429) pauses all of them together.',
+				parallel.note ?? 'They share one pace: a rate limit (429) slows all of them together.',
 			),
 		],
 	};
