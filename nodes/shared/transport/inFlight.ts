@@ -2,7 +2,7 @@
  * A cap on requests in flight, read from the answers. Some services refuse whatever comes above N
  * requests at once, whatever the rate. Counting, at each start, our own requests in flight (itself
  * included), such a cap shows as a level with every answer accepted at or below it and most refused
- * above it: our count is never below the service's (it also holds the answers on their way back). A
+ * above it: our count is hardly ever below the service's (it also holds the answers on their way back). A
  * rate limiter refuses at any level once the rate is too high, so it shows no such level, or one above
  * what the pace keeps in flight.
  */
