@@ -144,7 +144,8 @@ async function main() {
 			markdown,
 		);
 		fs.writeFileSync(path.join(WORK, 'results.json'), JSON.stringify({ normal, limited, shapes }));
-		if (options.splice && shapes.length && !options.quick) {
+		// A full run wrote its shapes above; a partial one splices them into the existing BENCHMARKS.md.
+		if (options.splice && options.partial && shapes.length && !options.quick) {
 			const file = path.join(n8n.ROOT, 'BENCHMARKS.md');
 			fs.writeFileSync(
 				file,

@@ -116,7 +116,7 @@ function shapeTargetRows(shapes) {
 	for (const limiter of shapeLimiters()) {
 		const runs = shapes.filter((r) => r.limiter === limiter.label && !r.reference);
 		if (runs.length === 0) continue;
-		const bound = limiter.headers === 'none' ? '10%' : '2%';
+		const bound = `${runs[0].verdict.share429Limit * 100}%`;
 		const failed = runs.reduce((sum, r) => sum + (r.failed ?? r.items), 0);
 		const duplicates = runs.reduce((sum, r) => sum + (r.duplicates ?? 0), 0);
 		const figures = runs

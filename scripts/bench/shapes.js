@@ -181,11 +181,8 @@ async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true 
 
 module.exports = {
 	SHAPE_SETTINGS,
-	SHAPE_NAMES,
-	HEADERS_OF,
 	shapeLimiters,
 	minimumMs,
-	firstWindowLeftMs,
 	shapeVerdict,
 	measureShapes,
 };

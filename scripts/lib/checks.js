@@ -42,7 +42,7 @@ function createChecks(label, { stackLines = 12, timed = false } = {}) {
 		process.exit(1);
 	}
 
-	return { check, results, elapsed, finish, abort };
+	return { check, elapsed, finish, abort };
 }
 
 module.exports = { createChecks };

@@ -1,7 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { Pacer } from '../../shared/transport';
-import type { ResponseInfo } from '../../shared/transport/pacer';
+import type { Pacer, RequestPace, ResponseInfo } from '../../shared/transport/pacer';
 
 /** Thrown when the run's rate-limit pause would outlast the wait for a reply. */
 export class DeadlineReached extends Error {
@@ -15,14 +14,12 @@ export class DeadlineReached extends Error {
  * a turn that is refused when the execution was cancelled, or when its wait would run past the
  * deadline of the wait for a reply. (The transport's own waits end at once on cancel.)
  */
-export class InterruptiblePacer extends Pacer {
+export class InterruptiblePacer implements RequestPace {
 	constructor(
 		private readonly shared: Pacer,
 		private readonly cancelSignal: AbortSignal | undefined,
 		private readonly deadline: number,
-	) {
-		super();
-	}
+	) {}
 
 	onResponse(info: ResponseInfo): void {
 		this.shared.onResponse(info);

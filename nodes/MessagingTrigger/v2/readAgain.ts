@@ -13,8 +13,8 @@ export async function readMessagesAgain(
 	logger: Logger,
 ): Promise<TriggerMessage[]> {
 	const messages: TriggerMessage[] = [];
-	const deleted = async (error: unknown) => {
-		if ((error as NodeApiError).httpCode !== '404') return await Promise.reject(error);
+	const deleted = (error: unknown) => {
+		if ((error as NodeApiError).httpCode !== '404') throw error;
 		return undefined;
 	};
 	for (const id of ids) {

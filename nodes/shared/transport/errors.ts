@@ -117,11 +117,6 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	}
 	const status = failure.status!;
 	const serviceText = serviceErrorText(body);
-	const withRetryAfter = (error: NodeApiError) => {
-		// For callers that pace themselves (the trigger's backoff): what the service last asked to wait.
-		if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
-		return error;
-	};
 	const describe = (text: string) => `${text}${serviceText ? `: ${serviceText}` : ''}`;
 	let message: string;
 	let description = `${where} returned ${status}${serviceText ? `: ${serviceText}` : ''}`;
@@ -137,11 +132,12 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 		message = describe(`The Messaging service failed (${status})`) + tries;
 		if (mayHaveBeenProcessed) description = `${description}. ${MAYBE_PROCESSED}`;
 	} else message = describe(`The Messaging service rejected the request (${status})`);
-	return withRetryAfter(
-		apiError(
-			details,
-			{ message: serviceText ?? `HTTP ${status}`, status },
-			{ message, description, httpCode: String(status) },
-		),
+	const error = apiError(
+		details,
+		{ message: serviceText ?? `HTTP ${status}`, status },
+		{ message, description, httpCode: String(status) },
 	);
+	// For callers that pace themselves (the trigger's backoff): what the service last asked to wait.
+	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
+	return error;
 }

@@ -79,3 +79,78 @@ export function nextCap(levels: LevelCounts, cap: number | undefined): number | 
 	const clean = answers >= MIN_TO_RAISE && levels.refused[above] <= CLEAN_BELOW * answers;
 	return clean ? above : cap;
 }
+
+/** A cap that keeps requests waiting is probed after this many of them: one more in flight. */
+const CAP_PROBE_EVERY = 500;
+const MAX_CAP_PROBE_EVERY = 10_000;
+
+/**
+ * Admission of a run's requests: unbounded until the answers show a cap, then at most that many in
+ * flight. A cap that keeps requests waiting is probed one above, after CAP_PROBE_EVERY of them, twice as
+ * many after each refused probe.
+ */
+export class InFlightGate {
+	/** Started and not settled; the most allowed (the cap once known, plus a probe). */
+	private inFlight = 0;
+	private limit = Infinity;
+	private knownCap: number | undefined;
+	private readonly levels = emptyLevels();
+	private readonly waiting: Array<(inFlight: number) => void> = [];
+	private admittedAfterWaiting = 0;
+	private probeEvery = CAP_PROBE_EVERY;
+	/** When the cap last changed: requests started before were not probes. */
+	private capSince = 0;
+
+	constructor(private readonly now: () => number) {}
+
+	get cap(): number | undefined {
+		return this.knownCap;
+	}
+
+	/** Calls `start` with the number in flight (itself included) at once, or when another settles. */
+	admit(start: (inFlight: number) => void): void {
+		if (this.inFlight < this.limit) {
+			this.inFlight += 1;
+			start(this.inFlight);
+		} else this.waiting.push(start);
+	}
+
+	/** An admitted request is over, answered or not. */
+	settle(): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		this.admitWaiting();
+	}
+
+	/** One answer (200s and 429s count) of a request started at `startedAt` with `inFlight` in flight. */
+	learn(status: number, startedAt: number, inFlight: number): void {
+		if (status !== 429 && status >= 300) return;
+		countAnswer(this.levels, inFlight, status !== 429);
+		const cap = nextCap(this.levels, this.knownCap);
+		if (cap === this.knownCap) {
+			// A probe above the cap refused: back to the cap, and the next probe twice as far away.
+			const probe = startedAt >= this.capSince;
+			if (status === 429 && cap !== undefined && inFlight > cap && probe) {
+				this.limit = cap;
+				this.probeEvery = Math.min(MAX_CAP_PROBE_EVERY, this.probeEvery * 2);
+			}
+			return;
+		}
+		this.knownCap = cap;
+		this.capSince = this.now();
+		this.limit = cap ?? Infinity;
+		this.admittedAfterWaiting = 0;
+		this.probeEvery = CAP_PROBE_EVERY;
+		this.admitWaiting();
+	}
+
+	private admitWaiting(): void {
+		while (this.waiting.length > 0 && this.inFlight < this.limit) {
+			this.inFlight += 1;
+			if (++this.admittedAfterWaiting >= this.probeEvery) {
+				this.admittedAfterWaiting = 0;
+				this.limit += 1;
+			}
+			this.waiting.shift()!(this.inFlight);
+		}
+	}
+}

@@ -38,7 +38,7 @@ export function failureOf(outcome: Outcome): Failure {
 	return { kind: 'dropped', code, message };
 }
 
-export function networkErrorCode(error: unknown): string | undefined {
+function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
 	for (let e = error as IDataObject | undefined; e && !seen.has(e); e = e.cause as IDataObject) {
 		seen.add(e);

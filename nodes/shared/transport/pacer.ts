@@ -1,5 +1,6 @@
-import { countAnswer, emptyLevels, nextCap } from './inFlight';
-import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './retryAfter';
+import { AnnouncedLimits, remember } from './announcedLimits';
+import { InFlightGate } from './inFlight';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
 
 /**
  * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
@@ -22,24 +23,17 @@ import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders, parseRetryAfter } from './re
  *   accept, and above it a probe from PROBE_PER_SECOND that doubles every PROBE_DOUBLING_MS without a
  *   429, up to MAX_PROBE_PER_SECOND.
  * - A cap on requests in flight is not a rate: admit() holds a request until fewer than the cap are in
- *   flight, once the answers show one (inFlight.ts); a 429 above the cap is the cap's news, not the
- *   rate's. A cap that keeps requests waiting is probed one above, after CAP_PROBE_EVERY of them,
- *   twice as many after each refused probe.
+ *   flight, once the answers show one (InFlightGate); a 429 above the cap is the cap's news, not the
+ *   rate's.
  * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
  *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
- * - Rate-limit headers keep the run under the limit before any 429: with a named window (RateLimit-Policy
- *   `w=`), never more than `limit` starts per window, and once the announced `remaining` is spent, one
- *   start per window/limit; a spent quota whose reset is more than RESET_RESOLUTION_MS away holds
- *   everything until then. A reset of a second or less, rounded to whole seconds, says too little to
- *   pace by: those services are paced by their 429s.
+ * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits).
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe. */
 export const DEFAULT_HOLD_MS = 250;
 /** The slowest pace: one start per this many ms, so a storm never stalls the run. */
 export const MAX_INTERVAL_MS = 2_000;
-/** A reset of a spent quota further away than this is waited for; a nearer one is too coarse to use. */
-export const RESET_RESOLUTION_MS = 2_000;
 const DECREASE_MAX = 0.9;
 const DECREASE_MIN = 0.25;
 /** The share of the in-flight requests' acceptance trusted as the service's rate. */
@@ -52,13 +46,6 @@ const PROBE_DOUBLING_MS = 2000;
 /** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
 const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
-/** A cap that keeps requests waiting is probed after this many of them: one more in flight. */
-const CAP_PROBE_EVERY = 500;
-const MAX_CAP_PROBE_EVERY = 10_000;
-/** Latency varies: our starts are spread over slightly more than the service's window. */
-const WINDOW_MARGIN = 0.02;
-/** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
-const MAX_REMEMBERED_STARTS = 10_000;
 
 export interface PacerOptions {
 	/** Epoch milliseconds; Date.now by default. */
@@ -74,6 +61,9 @@ export interface ResponseInfo {
 	/** Requests in flight when it started, itself included (what admit() passed it). */
 	inFlight?: number;
 }
+
+/** What a request needs of the run's pace (a wrapper may add its own rules to reserve()). */
+export type RequestPace = Pick<Pacer, 'reserve' | 'admit' | 'settle' | 'onResponse'>;
 
 export class Pacer {
 	private readonly now: () => number;
@@ -94,28 +84,16 @@ export class Pacer {
 	private cohort = { from: 0, to: -Infinity, answered: 0, accepted: 0, floor: 0 };
 	private latencyMs = 0;
 	private lastReservedStart = -Infinity;
-	/** Header rules, once a service sent rate-limit headers. */
-	private limit: number | undefined;
-	private windowMs: number | undefined;
-	private announced: { remaining: number; resetAt: number; startedAt: number } | undefined;
-	private recentStarts: number[] = [];
+	private readonly announcedLimits = new AnnouncedLimits();
 	/** Whether the next start is a probe after an event's pause, and the starts of accepted requests. */
 	private probePending = false;
 	private acceptedStarts: number[] = [];
 
-	/** Started and not settled; the most allowed (the service's cap once it showed one, plus probes). */
-	private inFlight = 0;
-	private inFlightLimit = Infinity;
-	private cap: number | undefined;
-	private levels = emptyLevels();
-	private readonly waiting: Array<(inFlight: number) => void> = [];
-	private admittedAfterWaiting = 0;
-	private capProbeEvery = CAP_PROBE_EVERY;
-	/** When the cap last changed: requests started before were not probes. */
-	private capSince = 0;
+	private readonly gate: InFlightGate;
 
 	constructor(options: PacerOptions = {}) {
 		this.now = options.now ?? Date.now;
+		this.gate = new InFlightGate(this.now);
 	}
 
 	/** Milliseconds the next request must wait before it starts; reserves that start. */
@@ -123,12 +101,11 @@ export class Pacer {
 		const now = this.now();
 		this.firstStartAt ??= now;
 		this.starts += 1;
-		let start = Math.max(now, this.holdUntil, this.nextStart);
-		if (this.announced) start = this.headerStart(start, now);
-		// Remembered from the first request on: the first answer's limits count the starts before it.
-		this.recentStarts.push(start);
-		if (this.recentStarts.length > 2 * MAX_REMEMBERED_STARTS)
-			this.recentStarts.splice(0, MAX_REMEMBERED_STARTS);
+		const start = this.announcedLimits.earliestStart(
+			Math.max(now, this.holdUntil, this.nextStart),
+			now,
+		);
+		this.announcedLimits.recordStart(start);
 		this.lastReservedStart = start;
 		if (this.probePending) {
 			// The first start after a 429's hold goes alone: the next waits for its answer to be due.
@@ -144,50 +121,12 @@ export class Pacer {
 	 * flight: at once, or when another settles. Every admitted request is settled exactly once.
 	 */
 	admit(start: (inFlight: number) => void): void {
-		if (this.inFlight < this.inFlightLimit) {
-			this.inFlight += 1;
-			start(this.inFlight);
-		} else this.waiting.push(start);
+		this.gate.admit(start);
 	}
 
 	/** An admitted request is over, answered or not. */
 	settle(): void {
-		this.inFlight = Math.max(0, this.inFlight - 1);
-		this.admitWaiting();
-	}
-
-	private admitWaiting(): void {
-		while (this.waiting.length > 0 && this.inFlight < this.inFlightLimit) {
-			this.inFlight += 1;
-			// A cap that keeps requests waiting is probed now and then: one more in flight.
-			if (++this.admittedAfterWaiting >= this.capProbeEvery) {
-				this.admittedAfterWaiting = 0;
-				this.inFlightLimit += 1;
-			}
-			this.waiting.shift()!(this.inFlight);
-		}
-	}
-
-	/** What the levels of requests in flight say about a cap on them. */
-	private learnCap(info: ResponseInfo): void {
-		if (info.inFlight === undefined || (info.status !== 429 && info.status >= 300)) return;
-		countAnswer(this.levels, info.inFlight, info.status !== 429);
-		const cap = nextCap(this.levels, this.cap);
-		if (cap === this.cap) {
-			// A probe above the cap refused: back to the cap, and the next probe twice as far away.
-			const probe = info.startedAt >= this.capSince;
-			if (info.status === 429 && cap !== undefined && info.inFlight > cap && probe) {
-				this.inFlightLimit = cap;
-				this.capProbeEvery = Math.min(MAX_CAP_PROBE_EVERY, this.capProbeEvery * 2);
-			}
-			return;
-		}
-		this.cap = cap;
-		this.capSince = this.now();
-		this.inFlightLimit = cap ?? Infinity;
-		this.admittedAfterWaiting = 0;
-		this.capProbeEvery = CAP_PROBE_EVERY;
-		this.admitWaiting();
+		this.gate.settle();
 	}
 
 	/** Every answer: success, 429 or any other status. */
@@ -195,11 +134,12 @@ export class Pacer {
 		const now = this.now();
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
-		this.readRateLimitHeaders(info, now);
-		this.learnCap(info);
+		this.announcedLimits.read(info.headers, info.startedAt, now);
+		if (info.inFlight !== undefined) this.gate.learn(info.status, info.startedAt, info.inFlight);
 		if (info.status >= 500) return; // says nothing about the rate limit
 		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
-		if (info.status === 429 && this.cap !== undefined && (info.inFlight ?? 0) > this.cap) return;
+		const { cap } = this.gate;
+		if (info.status === 429 && cap !== undefined && (info.inFlight ?? 0) > cap) return;
 		const fresh = info.startedAt > this.cohort.to;
 		if (!fresh && info.startedAt > this.cohort.from) this.countCohort(info.status !== 429);
 		if (info.status === 429) {
@@ -221,9 +161,7 @@ export class Pacer {
 			this.cohort.to = Math.max(this.cohort.to, now, this.lastReservedStart);
 			return;
 		}
-		this.acceptedStarts.push(info.startedAt);
-		if (this.acceptedStarts.length > 2 * MAX_REMEMBERED_STARTS)
-			this.acceptedStarts.splice(0, MAX_REMEMBERED_STARTS);
+		remember(this.acceptedStarts, info.startedAt);
 		this.eventsWithoutSuccess = 0;
 		if (this.rate === Infinity || !fresh) return;
 		const seconds = Math.min(
@@ -292,39 +230,5 @@ export class Pacer {
 			this.failedRate * DECREASE_MAX,
 			Math.max(cohort.floor, share),
 		);
-	}
-
-	private readRateLimitHeaders(info: ResponseInfo, now: number): void {
-		const state = parseRateLimitHeaders(info.headers, now);
-		// An older request's answer, arriving late, knows less than the newest one.
-		if (!state || (this.announced && info.startedAt < this.announced.startedAt)) return;
-		if (state.limit !== undefined) this.limit = state.limit;
-		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
-		this.announced = {
-			remaining: state.remaining,
-			resetAt: now + state.resetMs,
-			startedAt: info.startedAt,
-		};
-	}
-
-	/** The earliest start the announced limits allow, from `start` on. */
-	private headerStart(start: number, now: number): number {
-		const { limit, windowMs, recentStarts: starts } = this;
-		const perWindow =
-			limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED_STARTS;
-		if (perWindow && starts.length >= limit) {
-			// At most `limit` starts in any window (a fixed window is one of them): the oldest must leave it.
-			const free = starts[starts.length - limit] + windowMs * (1 + WINDOW_MARGIN);
-			start = Math.max(start, Math.min(free, now + MAX_RETRY_AFTER_MS));
-		}
-		const { remaining, resetAt, startedAt } = this.announced!;
-		// Starts after the announcing request were not counted in its `remaining` yet.
-		let unseen = 0;
-		for (let i = starts.length - 1; i >= 0 && starts[i] > startedAt; i--) unseen++;
-		if (remaining - unseen >= 1 || start >= resetAt) return start;
-		if (resetAt - now > RESET_RESOLUTION_MS) {
-			return Math.max(start, Math.min(resetAt, now + MAX_RETRY_AFTER_MS));
-		}
-		return perWindow ? Math.max(start, this.lastReservedStart + windowMs / limit) : start;
 	}
 }

@@ -8,7 +8,7 @@ import type {
 
 import type { FormValue } from './form';
 import type { RetryPolicy } from './retry';
-import type { Pacer } from './pacer';
+import type { RequestPace } from './pacer';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -33,7 +33,7 @@ export type ExpectedAnswer = 'list' | 'record' | 'none';
 export interface RequestOptions {
 	itemIndex?: number;
 	/** Shared by the requests of one run, so a rate limit slows all of them down together. */
-	pacer?: Pacer;
+	pacer?: RequestPace;
 	expect?: ExpectedAnswer;
 	/** Milliseconds one attempt may take before it counts as failed (default DEFAULT_TIMEOUT_MS). */
 	timeoutMs?: number;

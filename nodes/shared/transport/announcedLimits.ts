@@ -1,0 +1,64 @@
+import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders } from './retryAfter';
+
+/** A reset of a spent quota further away than this is waited for; a nearer one is too coarse to use. */
+export const RESET_RESOLUTION_MS = 2_000;
+/** Latency varies: our starts are spread over slightly more than the service's window. */
+const WINDOW_MARGIN = 0.02;
+/** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
+export const MAX_REMEMBERED = 10_000;
+
+/** Appends `value`, keeping at most about 2 × MAX_REMEMBERED of the newest. */
+export function remember(list: number[], value: number): void {
+	list.push(value);
+	if (list.length > 2 * MAX_REMEMBERED) list.splice(0, MAX_REMEMBERED);
+}
+
+/**
+ * The limits a service announces in its rate-limit headers, and the starts they allow. With a named
+ * window (RateLimit-Policy `w=`), never more than `limit` starts per window, and once the announced
+ * `remaining` is spent, one start per window/limit; a spent quota whose reset is more than
+ * RESET_RESOLUTION_MS away holds everything until then. A reset of a second or less, rounded to whole
+ * seconds, says too little to pace by: those services are paced by their 429s.
+ */
+export class AnnouncedLimits {
+	private limit: number | undefined;
+	private windowMs: number | undefined;
+	private announced: { remaining: number; resetAt: number; startedAt: number } | undefined;
+	/** Every start, from the first request on: the first answer's limits count the starts before it. */
+	private readonly starts: number[] = [];
+
+	recordStart(start: number): void {
+		remember(this.starts, start);
+	}
+
+	/** An answer's headers; an older request's answer, arriving late, knows less than the newest one. */
+	read(headers: Record<string, unknown> | undefined, startedAt: number, now: number): void {
+		const state = parseRateLimitHeaders(headers, now);
+		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
+		if (state.limit !== undefined) this.limit = state.limit;
+		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
+		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
+	}
+
+	/** The earliest start the announced limits allow, from `start` on (before it is recorded). */
+	earliestStart(start: number, now: number): number {
+		if (!this.announced) return start;
+		const { limit, windowMs, starts } = this;
+		const perWindow = limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED;
+		if (perWindow && starts.length >= limit) {
+			// At most `limit` starts in any window (a fixed window is one of them): the oldest must leave it.
+			const free = starts[starts.length - limit] + windowMs * (1 + WINDOW_MARGIN);
+			start = Math.max(start, Math.min(free, now + MAX_RETRY_AFTER_MS));
+		}
+		const { remaining, resetAt, startedAt } = this.announced;
+		// Starts after the announcing request were not counted in its `remaining` yet.
+		let unseen = 0;
+		for (let i = starts.length - 1; i >= 0 && starts[i] > startedAt; i--) unseen++;
+		if (remaining - unseen >= 1 || start >= resetAt) return start;
+		if (resetAt - now > RESET_RESOLUTION_MS) {
+			return Math.max(start, Math.min(resetAt, now + MAX_RETRY_AFTER_MS));
+		}
+		const lastStart = starts.length > 0 ? starts[starts.length - 1] : -Infinity;
+		return perWindow ? Math.max(start, lastStart + windowMs / limit) : start;
+	}
+}
