@@ -4,9 +4,11 @@
  * rate-limit shapes matrix in milliseconds instead of 35 minutes, with nothing timed on the real clock.
  *
  * Faithful to what the benchmark measures:
- * - the client is the transport: each of P workers takes the next item, reserve()s a start (not before its
- *   own retry moment), sends, tells the Pacer every answer, and after a 429 decides with the transport's
- *   own `decideRetry` (so the retry budget is the real one);
+ * - the client is the router and the transport: P places for items in progress (Lanes); an item takes a
+ *   turn (not before its own retry moment), waits it (taking it again when a 429 paused the starts
+ *   meanwhile), sends, tells the Pacer every answer, and after a 429 decides with the transport's own
+ *   `decideRetry` (so the retry budget is the real one); a wait of up to MAX_LENT_WAIT_MS lends its place
+ *   to the next item (at most P lent), taken back before any new item;
  * - the service is the sandbox: the request arrives after 0.3–1 ms, a cap on requests in flight admits
  *   it then and holds the slot until the answer is written; the answer is written after the latency
  *   (20 ms + 0–10 ms), the rate limiters deciding then, with the sandbox's Retry-After and rate-limit
@@ -20,6 +22,7 @@ const { createLimiter, retryAfterHeaders, rateLimitHeaders } = require('../../sa
 const { minimumMs, SHAPE_SETTINGS, shapeVerdict } = require('../../scripts/bench/shapes');
 const { decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
 const { parseRetryAfter } = require('../../dist/nodes/shared/transport/retryAfter');
+const { MAX_LENT_WAIT_MS } = require('../../dist/nodes/shared/transport');
 
 /** Deterministic randomness, so every run simulates the same thing. */
 function seeded(seed) {
@@ -129,12 +132,16 @@ function simulate({
 
 	const attempt = (attempts, notBefore) => {
 		if (notBefore > clock.now) return clock.at(notBefore, () => attempt(attempts, 0));
-		const wait = pacer.reserve();
 		stats.reserves += 1;
-		stats.longestWaitMs = Math.max(stats.longestWaitMs, wait);
-		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += wait;
-		// As the transport: after its turn, a request waits for a place among those in flight.
-		clock.at(clock.now + wait, () => pacer.admit((inFlight) => send(attempts, inFlight)));
+		// As the transport: after its turn (taken again when a 429 paused the starts meanwhile), a request
+		// waits for a place among those in flight.
+		wait(attempts, pacer.takeTurn(), () => pacer.admit((inFlight) => send(attempts, inFlight)));
+	};
+	const wait = (attempts, turn, then) => {
+		stats.longestWaitMs = Math.max(stats.longestWaitMs, turn.wait);
+		if (turn.wait <= 0) return then();
+		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
+		clock.at(clock.now + turn.wait, () => wait(attempts, pacer.resume(turn), then));
 	};
 	const send = (attempts, inFlight) => {
 		{
@@ -169,7 +176,16 @@ function simulate({
 							if (!retry.retry) return finish(false);
 							// As the transport: the refused request waits alone (Retry-After, else the backoff).
 							attempts.waitedMs += retry.delayMs;
-							attempt(attempts, clock.now + retry.delayMs);
+							const lend = retry.delayMs > 0 && retry.delayMs <= MAX_LENT_WAIT_MS;
+							if (!lend || parallel < 2 || parked >= parallel)
+								return attempt(attempts, clock.now + retry.delayMs);
+							// Its place serves another item meanwhile; it takes one back (before new items) after.
+							parked += 1;
+							freeLane();
+							clock.at(clock.now + retry.delayMs, () => {
+								parked -= 1;
+								lane(() => attempt(attempts, 0), true);
+							});
 						}),
 					);
 				});
@@ -178,13 +194,29 @@ function simulate({
 	};
 	const finish = (ok) => {
 		if (ok) stats.done += 1;
-		else stats.failed += 1;
+		else ((stats.failed += 1), (stats.firstFailedMs ??= clock.now - WALL_START));
 		stats.elapsedMs = clock.now - WALL_START;
+		freeLane();
+	};
+	// Lanes: at most `parallel` items between their start and their end, less those waiting out a 429.
+	let freeLanes = parallel;
+	let parked = 0;
+	const returning = [];
+	const lane = (run, back) => {
+		if (freeLanes > 0) {
+			freeLanes -= 1;
+			run();
+		} else if (back) returning.push(run);
+	};
+	const freeLane = () => {
+		if (returning.length > 0) return returning.shift()();
+		freeLanes += 1;
 		take();
 	};
 	const take = () => {
-		if (next >= requests) return;
+		if (next >= requests || freeLanes <= 0) return;
 		next += 1;
+		freeLanes -= 1;
 		cpu(CPU_BEFORE_START_MS, () => attempt({ failures: 0, rateLimited: 0, waitedMs: 0 }, 0));
 	};
 	clock.at(WALL_START, () => {

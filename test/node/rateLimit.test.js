@@ -18,18 +18,31 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.stop());
 
-test('under a rate limit, 16 in parallel: every item succeeds, in input order, without a storm of retries', async () => {
-	const ids = [...sandbox.store.messages.keys()].reverse();
-	const { items, error } = await runMessagingNode({
+/** The next request to `path` is answered 429 with `Retry-After: 1`. */
+const refuseOnce = (method, path) =>
+	sandbox.failNext({
+		status: 429,
+		retryAfter: 1,
+		retryAfterForm: 'seconds',
+		match: { method, path },
+	});
+
+/** The Messaging node's Get for each id, `parallelRequests` at a time. */
+const getEach = (ids, parallelRequests) =>
+	runMessagingNode({
 		parameters: {
 			resource: 'message',
 			operation: 'get',
 			messageId: '={{ $json.id }}',
-			options: { parallelRequests: 16 },
+			options: { parallelRequests },
 		},
 		input: ids.map((id) => ({ id })),
 		credentials,
 	});
+
+test('under a rate limit, 16 in parallel: every item succeeds, in input order, without a storm of retries', async () => {
+	const ids = [...sandbox.store.messages.keys()].reverse();
+	const { items, error } = await getEach(ids, 16);
 	expect(error).toBeUndefined();
 	expect(items.map((i) => i.json.id)).toEqual(ids);
 	expect(items.map((i) => i.pairedItem.item)).toEqual(ids.map((_, i) => i));
@@ -66,23 +79,9 @@ test('Send under a rate limit: every message once, in item order', async () => {
 test("a 429's Retry-After is the refused request's own wait: the run's other requests go on meanwhile", async () => {
 	const ids = [...sandbox.store.messages.keys()].slice(0, 40);
 	sandbox.set({ rateLimit: null });
-	sandbox.failNext({
-		status: 429,
-		retryAfter: 1,
-		retryAfterForm: 'seconds',
-		match: { method: 'GET', path: `/v1/messages/${ids[0]}` },
-	});
+	refuseOnce('GET', `/v1/messages/${ids[0]}`);
 	const started = Date.now();
-	const { items, error } = await runMessagingNode({
-		parameters: {
-			resource: 'message',
-			operation: 'get',
-			messageId: '={{ $json.id }}',
-			options: { parallelRequests: 4 },
-		},
-		input: ids.map((id) => ({ id })),
-		credentials,
-	});
+	const { items, error } = await getEach(ids, 4);
 	expect(error).toBeUndefined();
 	expect(items.map((i) => i.json.id)).toEqual(ids);
 	// Retry-After: 1 is honoured for the refused request...
@@ -94,3 +93,48 @@ test("a 429's Retry-After is the refused request's own wait: the run's other req
 	expect(paths.at(-1)).toBe(`/v1/messages/${ids[0]} 200`);
 	expect(paths).toHaveLength(41);
 });
+
+test('a request waiting out a short 429 lends its place: the next items go meanwhile, never more requests at once than Parallel Requests', async () => {
+	const ids = [...sandbox.store.messages.keys()].slice(0, 20);
+	sandbox.set({ rateLimit: null });
+	refuseOnce('GET', `/v1/messages/${ids[0]}`);
+	const { items, error } = await getEach(ids, 2);
+	expect(error).toBeUndefined();
+	expect(items.map((i) => i.json.id)).toEqual(ids);
+	const paths = sandbox.requests.map((r) => `${r.path} ${r.status}`);
+	expect(paths.slice(0, 2)).toContain(`/v1/messages/${ids[0]} 429`);
+	expect(paths.at(-1)).toBe(`/v1/messages/${ids[0]} 200`);
+	expect(paths).toHaveLength(21);
+	expect(sandbox.stats.peakInFlight).toBe(2);
+});
+
+test.each([
+	[1, ['lent 0', 'lent 1', 'lent 2', 'lent 3', 'lent 4']],
+	[2, ['lent 1', 'lent 2', 'lent 3', 'lent 4', 'lent 0']],
+])(
+	'a Send refused with a short 429 at Parallel Requests %i: stored once; in order at 1 (nothing lent), last at 2 (its place lent)',
+	async (parallelRequests, expected) => {
+		sandbox.set({ rateLimit: null, latencyMs: 20 });
+		refuseOnce('POST', '/v1/messages');
+		const input = Array.from({ length: 5 }, (_, n) => ({ n }));
+		const { items, error } = await runMessagingNode({
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId('conv_00000001'),
+				text: '=lent {{ $json.n }}',
+				options: { parallelRequests },
+			},
+			input,
+			credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.message)).toEqual(input.map(({ n }) => `lent ${n}`));
+		const stored = sandbox.store
+			.listMessages({ conversation_id: 'conv_00000001' })
+			.map((m) => m.message)
+			.filter((t) => t.startsWith('lent '));
+		expect(stored).toEqual(expected);
+		expect(sandbox.stats.peakInFlight).toBeLessThanOrEqual(parallelRequests);
+	},
+);

@@ -6,7 +6,7 @@ const {
 	withoutReaction,
 } = require('../../dist/nodes/Messaging/helpers/reactions');
 const { collectRecords, nextCursor } = require('../../dist/nodes/shared/paginate');
-const { forEachWithConcurrency } = require('../../dist/nodes/Messaging/helpers/concurrency');
+const { forEachWithConcurrency, Lanes } = require('../../dist/nodes/Messaging/helpers/concurrency');
 
 describe('reactions', () => {
 	test('the service form (array of objects) merges into one map', () => {
@@ -133,5 +133,46 @@ describe('forEachWithConcurrency', () => {
 		});
 		await expect(run).rejects.toThrow('fail 1');
 		expect(Math.max(...started)).toBeLessThan(6);
+	});
+	test('a place lent during a wait serves the next item; the lender takes one back before any new item', async () => {
+		const lanes = new Lanes(2);
+		const events = [];
+		let releaseWait;
+		const waitOver = new Promise((r) => (releaseWait = r));
+		const run = forEachWithConcurrency(6, lanes, async (i) => {
+			events.push(`start ${i}`);
+			if (i === 0) {
+				expect(lanes.lend()).toBe(true);
+				await waitOver;
+				await lanes.reclaim();
+				events.push('0 back');
+			} else await new Promise((r) => setImmediate(r));
+		});
+		// Item 0 waits: items 1..5 run two at a time in its place and item 1's.
+		while (!events.includes('start 5')) await new Promise((r) => setImmediate(r));
+		releaseWait();
+		await run;
+		expect(events.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `start ${i}`));
+		expect(events.at(-1)).toBe('0 back');
+	});
+	test('at most `size` places lent at once, none of a single place; a returning item goes before a new one', async () => {
+		expect(new Lanes(1).lend()).toBe(false);
+		const lanes = new Lanes(2);
+		await lanes.take();
+		await lanes.take();
+		expect(lanes.lend()).toBe(true);
+		expect(lanes.lend()).toBe(true);
+		expect(lanes.lend()).toBe(false);
+		await lanes.take();
+		await lanes.take(); // both lent places in use by new items
+		const order = [];
+		const newcomer = lanes.take().then(() => order.push('new'));
+		const returning = lanes.reclaim().then(() => order.push('returning'));
+		lanes.release();
+		await returning;
+		expect(order).toEqual(['returning']);
+		lanes.release();
+		await newcomer;
+		expect(order).toEqual(['returning', 'new']);
 	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { forEachWithConcurrency } from '../helpers/concurrency';
+import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -51,10 +51,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const timestampSetting = options.isoTimestamps
 		? ((await getMessagingCredentials.call(this)).timestampUnit ?? 'auto')
 		: 'auto';
-	const run = newRunContext(this, options.timeoutMs);
+	const lanes = new Lanes(options.parallelRequests);
+	const run = newRunContext(this, options.timeoutMs, lanes);
 	const results: INodeExecutionData[][] = new Array(items.length);
 
-	await forEachWithConcurrency(items.length, options.parallelRequests, async (i) => {
+	await forEachWithConcurrency(items.length, lanes, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
 			const records = (Array.isArray(data) ? data : [data]).map((record) =>
@@ -115,12 +116,12 @@ function readRunOptions(context: IExecuteFunctions, defaultParallel: number): Ru
 	};
 }
 
-function newRunContext(context: IExecuteFunctions, timeoutMs: number): RunContext {
+function newRunContext(context: IExecuteFunctions, timeoutMs: number, lane?: Lanes): RunContext {
 	let unit: Promise<TimestampUnit> | undefined;
 	const pacer = new Pacer();
 	const run: RunContext = {
 		pacer,
-		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, timeoutMs, expect }),
+		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, lane, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, run.requestOptions(itemIndex, 'list'));
 			return await unit;

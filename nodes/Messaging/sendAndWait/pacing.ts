@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import type { Pacer, RequestPace, ResponseInfo } from '../../shared/transport/pacer';
+import type { Pacer, RequestPace, ResponseInfo, Turn } from '../../shared/transport/pacer';
 
 /** Thrown when the run's rate-limit pause would outlast the wait for a reply. */
 export class DeadlineReached extends Error {
@@ -33,11 +33,18 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.settle();
 	}
 
-	reserve(): number {
+	takeTurn(): Turn {
+		return this.checked(this.shared.takeTurn());
+	}
+
+	resume(turn: Turn): Turn {
+		return this.checked(this.shared.resume(turn));
+	}
+
+	private checked(turn: Turn): Turn {
 		throwIfCancelled(this.cancelSignal);
-		const wait = this.shared.reserve();
-		if (wait > 0 && Date.now() + wait > this.deadline) throw new DeadlineReached();
-		return wait;
+		if (turn.wait > 0 && Date.now() + turn.wait > this.deadline) throw new DeadlineReached();
+		return turn;
 	}
 }
 

@@ -31,6 +31,12 @@ export class AnnouncedLimits {
 		remember(this.starts, start);
 	}
 
+	/** A reserved start that did not happen (its turn was taken again). */
+	forgetStart(start: number): void {
+		const index = this.starts.lastIndexOf(start);
+		if (index >= 0) this.starts.splice(index, 1);
+	}
+
 	/** An answer's headers; an older request's answer, arriving late, knows less than the newest one. */
 	read(headers: Record<string, unknown> | undefined, startedAt: number, now: number): void {
 		const state = parseRateLimitHeaders(headers, now);

@@ -20,14 +20,14 @@ import { encodeForm } from './form';
 import { secretsOf } from './redact';
 import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
 import { Pacer } from './pacer';
-import type { ApiRequest, RequestContext, RequestOptions } from './types';
+import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
 export { serviceErrorText } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export { Pacer } from './pacer';
-export type { ApiRequest, RequestContext, RequestOptions } from './types';
+export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
 /** How long one attempt may take by default; the node's Timeout option changes it. */
@@ -93,9 +93,10 @@ export async function messagingApiRequest(
 	let droppedBefore = false;
 	for (;;) {
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
-		const turn = pacer.reserve();
-		if (turn > 0) await sleep(turn, cancelSignal);
-		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn;
+		for (let turn = pacer.takeTurn(); turn.wait > 0; turn = pacer.resume(turn)) {
+			await sleep(turn.wait, cancelSignal);
+			if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
+		}
 		// Then a place among the requests in flight (bounded only once the service showed a cap on them).
 		const inFlight = await new Promise<number>((admitted) => pacer.admit(admitted));
 		const startedAt = Date.now();
@@ -146,7 +147,36 @@ export async function messagingApiRequest(
 		// The failed request waits alone: a 429's Retry-After, else the backoff. The run's other requests
 		// only pause as the pacer says (briefly, unless the service shows a wall).
 		attempts.waitedMs += decision.delayMs;
-		if (decision.delayMs > 0) await sleep(decision.delayMs, cancelSignal);
+		await waitToRetry(
+			decision.delayMs,
+			failure.status === 429 ? options.lane : undefined,
+			cancelSignal,
+		);
+	}
+}
+
+/**
+ * A 429 wait of up to this long lends the item's place to the next item: Retry-After in whole seconds
+ * often outlasts the limit (a window reopens sooner), and the run's pace finds that out with other items.
+ * A longer wait means the service is closed to every item: lending would only spend more items' retries.
+ */
+export const MAX_LENT_WAIT_MS = 2_000;
+
+/**
+ * Waits `ms` before a retry, lending the item's place when that is short. Waiting for a place back is
+ * not counted in the retry budget (no more than waiting for a first place is).
+ */
+async function waitToRetry(
+	ms: number,
+	lane: Lane | undefined,
+	signal?: AbortSignal,
+): Promise<void> {
+	if (ms <= 0) return;
+	const lent = ms <= MAX_LENT_WAIT_MS && lane?.lend() === true;
+	try {
+		await sleep(ms, signal);
+	} finally {
+		if (lent) await lane.reclaim();
 	}
 }
 

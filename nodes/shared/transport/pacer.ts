@@ -1,5 +1,6 @@
 import { AnnouncedLimits, remember } from './announcedLimits';
 import { InFlightGate } from './inFlight';
+import { DEFAULT_RETRY } from './retry';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
 
 /**
@@ -7,7 +8,7 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
  * (epoch milliseconds) and the answers it is told about, and says how long the next start waits
  * (reserve) and when one more may be in flight (admit, settle).
  *
- * - A service that never limits costs nothing: no spacing, no hold, reserve() returns 0.
+ * - A service that never limits costs nothing: no spacing, no hold, every turn's wait is 0.
  * - Retry-After says when to retry the refused request (the transport waits that long for it), not how
  *   far apart requests go, nor that the whole run must stop: the pace is learned from the answers.
  * - A 429 is an event when its request started after the last event was acted on (requests started
@@ -15,7 +16,8 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
  *   service accepted in the last HORIZON_MS (a window's quota, a bucket's refill), kept between a
  *   quarter and nine tenths of the pace that failed; as the requests in flight at the event answer, to
  *   the share of them accepted when that is higher (a bucket accepts its own rate). Starts pause long
- *   enough for the requests in flight to answer, then one probe goes alone.
+ *   enough for the requests in flight to answer, then one probe goes alone; turns taken before the pause
+ *   and not yet started are taken again behind it (resume).
  * - A probe refused with no success since the event meets a wall (a spent window or quota): the pause
  *   doubles per refused probe, never beyond the service's moment (Retry-After; without one 250 ms,
  *   doubling), so a window that reopens early costs little and one that does not costs a few probes.
@@ -30,8 +32,10 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
  * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits).
  */
 
-/** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe. */
+/** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */
 export const DEFAULT_HOLD_MS = 250;
+/** The transport's longest backoff: a wall nobody names is probed at least this often. */
+const MAX_HOLD_MS = DEFAULT_RETRY.maxDelayMs;
 /** The slowest pace: one start per this many ms, so a storm never stalls the run. */
 export const MAX_INTERVAL_MS = 2_000;
 const DECREASE_MAX = 0.9;
@@ -56,18 +60,27 @@ export interface ResponseInfo {
 	status: number;
 	/** The response headers, any case; values may be arrays. */
 	headers: Record<string, unknown> | undefined;
-	/** When the request started (the clock's time after its reserve() wait). */
+	/** When the request started (the clock's time after its turn's wait). */
 	startedAt: number;
 	/** Requests in flight when it started, itself included (what admit() passed it). */
 	inFlight?: number;
 }
 
-/** What a request needs of the run's pace (a wrapper may add its own rules to reserve()). */
-export type RequestPace = Pick<Pacer, 'reserve' | 'admit' | 'settle' | 'onResponse'>;
+/** A reserved start: when it was reserved, and the start it holds after waiting `wait` ms. */
+export interface Turn {
+	wait: number;
+	start: number;
+	reservedAt: number;
+}
+
+/** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
+export type RequestPace = Pick<Pacer, 'takeTurn' | 'resume' | 'admit' | 'settle' | 'onResponse'>;
 
 export class Pacer {
 	private readonly now: () => number;
 	private holdUntil = 0;
+	/** When a 429 last paused the starts: a turn taken before is taken again (resume). */
+	private pausedAt = -Infinity;
 	private nextStart = 0;
 	/** Requests per second; Infinity until the first 429. */
 	private rate = Infinity;
@@ -96,8 +109,13 @@ export class Pacer {
 		this.gate = new InFlightGate(this.now);
 	}
 
-	/** Milliseconds the next request must wait before it starts; reserves that start. */
+	/** Milliseconds the next request must wait before it starts; reserves that start (takeTurn's wait). */
 	reserve(): number {
+		return this.takeTurn().wait;
+	}
+
+	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
+	takeTurn(): Turn {
 		const now = this.now();
 		this.firstStartAt ??= now;
 		this.starts += 1;
@@ -113,7 +131,17 @@ export class Pacer {
 			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.rate);
 		} else if (this.rate !== Infinity)
 			this.nextStart = start + Math.min(MAX_INTERVAL_MS, 1000 / this.rate);
-		return start - now;
+		return { wait: start - now, start, reservedAt: now };
+	}
+
+	/**
+	 * After waiting a turn: the same turn with nothing left to wait, or a new one when a 429 paused the
+	 * starts meanwhile (a turn taken at the old pace would meet the same limit; it goes behind the probe).
+	 */
+	resume(turn: Turn): Turn {
+		if (this.pausedAt <= turn.reservedAt) return { ...turn, wait: 0 };
+		this.announcedLimits.forgetStart(turn.start);
+		return this.takeTurn();
 	}
 
 	/**
@@ -147,7 +175,7 @@ export class Pacer {
 			const asked = Math.min(
 				MAX_RETRY_AFTER_MS,
 				parseRetryAfter(info.headers, now) ??
-					DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1),
+					Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1)),
 			);
 			// The first refusal since a success is an event: the pace drops. A probe refused again, with no
 			// success between, meets a wall (a spent window or quota): the pace stays, the pause grows.
@@ -157,6 +185,9 @@ export class Pacer {
 			// Probes double their spacing while refused, never past the service's moment.
 			const probeGap = this.briefHoldMs() * 2 ** (this.eventsWithoutSuccess - 1);
 			this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
+			// The turns given before the pause are taken again after it, behind the probe.
+			this.pausedAt = now;
+			this.nextStart = 0;
 			this.probePending = true;
 			this.cohort.to = Math.max(this.cohort.to, now, this.lastReservedStart);
 			return;

@@ -30,10 +30,23 @@ export interface ApiRequest {
  */
 export type ExpectedAnswer = 'list' | 'record' | 'none';
 
+/**
+ * The place the request's item holds among the run's items in progress (Parallel Requests). A request
+ * waiting out a short 429 lends it to the next item and takes one back when its wait ends.
+ */
+export interface Lane {
+	/** Lends the caller's place; false when no more may be lent. */
+	lend(): boolean;
+	/** A place again after a lent wait, before any new item gets one. */
+	reclaim(): Promise<void>;
+}
+
 export interface RequestOptions {
 	itemIndex?: number;
 	/** Shared by the requests of one run, so a rate limit slows all of them down together. */
 	pacer?: RequestPace;
+	/** The item's place among the run's items in progress, lent while a request waits out a short 429. */
+	lane?: Lane;
 	expect?: ExpectedAnswer;
 	/** Milliseconds one attempt may take before it counts as failed (default DEFAULT_TIMEOUT_MS). */
 	timeoutMs?: number;
