@@ -114,12 +114,13 @@ async function main() {
 		sandbox.set({ rateLimit: null });
 		let shapes = [];
 		if (options.wanted('ratelimit-shapes') && !options.idleOnly) {
-			process.stderr.write('Rate-limit shapes, once each:\n');
+			process.stderr.write(`Rate-limit shapes, ${repeats} run(s) each:\n`);
 			shapes = await measureShapes({
 				sandbox,
 				sizes,
 				runOne,
 				wantedShape: options.wantedShape,
+				repeats,
 			});
 		}
 		const trigger = options.wanted('trigger') ? await triggerBench(sizes) : null;

@@ -134,11 +134,25 @@ function shapeTargetRows(shapes) {
 	return rows;
 }
 
-/** The shapes matrix's section: how it was measured, the minimum per shape, one row per run. */
+/** How many runs each cell had: the median decides, every run's failures and duplicates count. */
+function cellRuns(shapes) {
+	const runs = Math.max(...shapes.map((r) => r.runs?.length ?? 1));
+	return runs > 1
+		? `**Median of ${runs} runs per cell** (by × minimum; its wall time, requests and 429s are that run's, the range of all runs in brackets; failed items and duplicates are summed over all runs)`
+		: `**One run per cell** (not medians: ${shapes.length} runs of a real n8n on 2 shared cores)`;
+}
+
+/** The range of a cell's runs, when it had more than one. */
+const spread = (row) =>
+	row.runs?.length > 1
+		? ` (${Math.min(...row.runs.map((r) => r.ratio)).toFixed(2)}–${Math.max(...row.runs.map((r) => r.ratio)).toFixed(2)})`
+		: '';
+
+/** The shapes matrix's section: how it was measured, the minimum per shape, one row per cell. */
 function shapesSection(shapes, { started, versions, sizes }) {
 	const lines = [SHAPES_TITLE, ''];
 	lines.push(
-		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` (\`--only ratelimit-shapes\` runs only this) on ${machine()}; Node ${process.version}, n8n ${versions.n8n}, n8n-nodes-messaging ${versions.package}. The Messaging node (A) at Parallel Requests 8 and 32, ${sizes.get} Gets and ${sizes.send} Sends (Send's Parallel Requests raised from its default 1), against each limiter shape of the sandbox × each form of Retry-After, then once per shape with rate-limit headers (and Retry-After in seconds); the same ${LATENCY_MS} ms + 0–${JITTER_MS} ms of latency. **One run per cell** (not medians: ${shapes.length} runs of a real n8n on 2 shared cores); B is the HTTP Request node on one limiter, for reference only.`,
+		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` (\`--only ratelimit-shapes\` runs only this) on ${machine()}; Node ${process.version}, n8n ${versions.n8n}, n8n-nodes-messaging ${versions.package}. The Messaging node (A) at Parallel Requests 8 and 32, ${sizes.get} Gets and ${sizes.send} Sends (Send's Parallel Requests raised from its default 1), against each limiter shape of the sandbox × each form of Retry-After, then once per shape with rate-limit headers (and Retry-After in seconds); the same ${LATENCY_MS} ms + 0–${JITTER_MS} ms of latency. ${cellRuns(shapes)}; B is the HTTP Request node on one limiter, for reference only.`,
 		'',
 		'Limiters (each run starts on a fresh one): token bucket 100 requests/s, burst 10 (the rate-limited runs above); fixed window 100 requests per 1 s window, windows aligned on the service\'s clock, reset at each end; sliding window at most 100 requests in any trailing 1 s; concurrency cap at most 3 requests in the service at once (a request holds its slot for its whole latency, so about 120 requests/s), its 429 asking for 1 s. Retry-After: whole seconds rounded up (the default), an HTTP date (whole seconds, rounded up), or absent. Headers: the token bucket and the cap send `X-RateLimit-Limit/-Remaining/-Reset` (reset in seconds), the windows the IETF draft\'s `RateLimit-Policy: "default";q=100;w=1` and `RateLimit: "default";r=…;t=…` (the sandbox\'s IETF policy for a token bucket names its burst over one second, `q=10;w=1`, which misstates 100/s, so the bucket sends X-RateLimit-*).',
 		'',
@@ -156,7 +170,7 @@ function shapesSection(shapes, { started, versions, sizes }) {
 				? 'met'
 				: `not met (${r.verdict.misses.join(', ')})`;
 		lines.push(
-			`| ${r.limiter} | ${runName(r)} | ${fmt(r.wallMs)} | ${fmt(r.minimumMs)} | ${r.ratio.toFixed(2)}× | ${r.requests} | ${r.rateLimited} (${pct(r.share429)}) | ${r.failed === null ? 'node failed' : r.failed} | ${r.workload === 'send' ? `${r.stored} / ${r.duplicates}` : ''} | ${verdict} |`,
+			`| ${r.limiter} | ${runName(r)} | ${fmt(r.wallMs)} | ${fmt(r.minimumMs)} | ${r.ratio.toFixed(2)}×${spread(r)} | ${r.requests} | ${r.rateLimited} (${pct(r.share429)}) | ${r.failed === null ? 'node failed' : r.failed} | ${r.workload === 'send' ? `${r.stored} / ${r.duplicates}` : ''} | ${verdict} |`,
 		);
 	}
 	lines.push('');

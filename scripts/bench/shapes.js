@@ -126,10 +126,12 @@ function shapeVerdict(row) {
 }
 
 /**
- * Runs the matrix: for each limiter, `sandbox.set({rateLimit})`, then each run through `runOne`.
- * `runOne(workload, key)` returns runN8n's result (plus sendOrder's for Send).
+ * Runs the matrix: for each limiter, `sandbox.set({rateLimit})`, then each run through `runOne`,
+ * `repeats` times (the reference once). `runOne(workload, key)` returns runN8n's result (plus
+ * sendOrder's for Send). A cell's row is its median run by × minimum, with every run's figures in `runs`;
+ * failed items and duplicates are summed over all its runs, so one bad run fails the cell.
  */
-async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true }) {
+async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true, repeats = 1 }) {
 	const rows = [];
 	for (const limiter of shapeLimiters().filter((l) => wantedShape(l.shape))) {
 		const runs = [...SHAPE_RUNS];
@@ -141,42 +143,67 @@ async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true 
 		)
 			runs.push(REFERENCE_RUN);
 		for (const run of runs) {
-			// Each run starts on a fresh limiter: an empty window, a full bucket, no slot taken.
-			sandbox.set({ rateLimit: limiter.rateLimit });
-			const before429 = sandbox.stats.rateLimited;
-			const result = await runOne(run.workload, run.key);
-			const rateLimited = sandbox.stats.rateLimited - before429;
-			const items = sizes[run.workload];
-			const left =
-				limiter.shape === 'fixed-window' && result.startedAt
-					? firstWindowLeftMs(limiter.rateLimit.windowMs, result.startedAt)
-					: limiter.rateLimit.windowMs;
-			const minimum = minimumMs(limiter.rateLimit, items, run.parallel ?? 8, left);
-			const row = {
-				...result,
-				limiter: limiter.label,
-				shape: limiter.shape,
-				retryAfter: limiter.retryAfter,
-				headers: limiter.headers,
-				workload: run.workload,
-				key: run.key,
-				parallel: run.parallel,
-				reference: run === REFERENCE_RUN,
-				items,
-				rateLimited,
-				share429: result.requests ? rateLimited / result.requests : 0,
-				minimumMs: minimum,
-				ratio: result.wallMs / minimum,
-			};
+			const times = run === REFERENCE_RUN ? 1 : repeats;
+			const measured = [];
+			for (let i = 0; i < times; i++)
+				measured.push(await measureRun({ sandbox, sizes, runOne, limiter, run }));
+			const row = cellOf(measured);
 			row.verdict = row.reference ? null : shapeVerdict(row);
 			rows.push(row);
 			process.stderr.write(
-				`  ${limiter.label}, ${run.workload} ${run.parallel ? `A (${run.parallel})` : 'B'}: ${(row.wallMs / 1000).toFixed(2)} s = ${row.ratio.toFixed(2)} × ${(minimum / 1000).toFixed(2)} s, ${row.requests} requests, ${rateLimited} 429 (${(100 * row.share429).toFixed(1)}%), failed ${row.failed ?? 'node failed'}${row.workload === 'send' ? `, stored ${row.stored}, duplicates ${row.duplicates}` : ''}${row.verdict ? (row.verdict.met ? ', met' : `, NOT MET (${row.verdict.misses.join(', ')})`) : ''}\n`,
+				`  ${limiter.label}, ${run.workload} ${run.parallel ? `A (${run.parallel})` : 'B'}: ${measured.map((r) => `${(r.wallMs / 1000).toFixed(2)} s = ${r.ratio.toFixed(2)} × ${(r.minimumMs / 1000).toFixed(2)} s, ${r.requests} requests, ${r.rateLimited} 429 (${(100 * r.share429).toFixed(1)}%)`).join('; ')}, failed ${row.failed ?? 'node failed'}${row.workload === 'send' ? `, stored ${row.stored}, duplicates ${row.duplicates}` : ''}${row.verdict ? (row.verdict.met ? ', met' : `, NOT MET (${row.verdict.misses.join(', ')})`) : ''}\n`,
 			);
 		}
 	}
 	sandbox.set({ rateLimit: null });
 	return rows;
+}
+
+/** One run of a cell, on a fresh limiter: an empty window, a full bucket, no slot taken. */
+async function measureRun({ sandbox, sizes, runOne, limiter, run }) {
+	sandbox.set({ rateLimit: limiter.rateLimit });
+	const before429 = sandbox.stats.rateLimited;
+	const result = await runOne(run.workload, run.key);
+	const rateLimited = sandbox.stats.rateLimited - before429;
+	const items = sizes[run.workload];
+	const left =
+		limiter.shape === 'fixed-window' && result.startedAt
+			? firstWindowLeftMs(limiter.rateLimit.windowMs, result.startedAt)
+			: limiter.rateLimit.windowMs;
+	const minimum = minimumMs(limiter.rateLimit, items, run.parallel ?? 8, left);
+	return {
+		...result,
+		limiter: limiter.label,
+		shape: limiter.shape,
+		retryAfter: limiter.retryAfter,
+		headers: limiter.headers,
+		workload: run.workload,
+		key: run.key,
+		parallel: run.parallel,
+		reference: run === REFERENCE_RUN,
+		items,
+		rateLimited,
+		share429: result.requests ? rateLimited / result.requests : 0,
+		minimumMs: minimum,
+		ratio: result.wallMs / minimum,
+	};
+}
+
+/** A cell's row from its runs: the median run by × minimum; failures and duplicates of all runs. */
+function cellOf(measured) {
+	const byRatio = [...measured].sort((a, b) => a.ratio - b.ratio);
+	const median = byRatio[Math.floor((byRatio.length - 1) / 2)];
+	const sum = (key) =>
+		measured.some((r) => r[key] === null || r[key] === undefined)
+			? median[key]
+			: measured.reduce((total, r) => total + r[key], 0);
+	return {
+		...median,
+		failed: measured.some((r) => r.failed === null) ? null : sum('failed'),
+		duplicates: sum('duplicates'),
+		stored: median.stored === undefined ? undefined : Math.min(...measured.map((r) => r.stored)),
+		runs: measured.map((r) => ({ ratio: r.ratio, share429: r.share429 })),
+	};
 }
 
 module.exports = {
