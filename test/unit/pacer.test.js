@@ -138,7 +138,7 @@ function manualPacer() {
 function warmedUp() {
 	const { clock, pacer } = manualPacer();
 	for (let i = 0; i < 100; i++) {
-		expect(pacer.reserve()).toBe(0);
+		expect(pacer.takeTurn().wait).toBe(0);
 		const startedAt = clock.now;
 		clock.now += 25;
 		pacer.onResponse({ status: 200, headers: {}, startedAt });
@@ -155,10 +155,10 @@ const refused = (pacer, startedAt, retryAfter = '1') =>
 	});
 
 describe('Pacer', () => {
-	test('an idle service costs nothing: every reserve() is 0', () => {
+	test('an idle service costs nothing: no turn waits', () => {
 		const { clock, pacer } = manualPacer();
 		for (let i = 0; i < 1000; i++) {
-			expect(pacer.reserve()).toBe(0);
+			expect(pacer.takeTurn().wait).toBe(0);
 			pacer.onResponse({
 				status: i % 7 ? 200 : 404,
 				headers: { 'content-type': 'application/json' },
@@ -170,19 +170,19 @@ describe('Pacer', () => {
 	test('a 429 pauses every start about one latency, not its Retry-After; then one probe goes alone', () => {
 		const { clock, pacer } = warmedUp();
 		const startedAt = clock.now;
-		pacer.reserve();
+		pacer.takeTurn().wait;
 		clock.now += 25;
 		refused(pacer, startedAt, '1');
-		const probe = pacer.reserve();
+		const probe = pacer.takeTurn().wait;
 		expect(probe).toBeGreaterThanOrEqual(20);
 		expect(probe).toBeLessThan(100); // the refused request waits its own second (the transport does)
-		const next = pacer.reserve();
+		const next = pacer.takeTurn().wait;
 		expect(next - probe).toBeGreaterThanOrEqual(20); // the probe's answer is due first
 	});
 	test('a probe refused again meets a wall: the pause doubles per refused probe, never past the service moment', () => {
 		const { clock, pacer } = warmedUp();
 		const probeRefused = () => {
-			const wait = pacer.reserve();
+			const wait = pacer.takeTurn().wait;
 			clock.now += wait;
 			const startedAt = clock.now;
 			clock.now += 25;
@@ -196,31 +196,31 @@ describe('Pacer', () => {
 			expect(pauses[i]).toBeCloseTo(Math.min(1000, 2 * pauses[i - 1]), -1);
 		expect(pauses.at(-1)).toBe(1000);
 		// A success ends the wall: the next 429 is a new event, with a brief pause again.
-		const wait = pacer.reserve();
+		const wait = pacer.takeTurn().wait;
 		clock.now += wait + 25;
 		pacer.onResponse({ status: 200, headers: {}, startedAt: clock.now - 25 });
 		expect(probeRefused()).toBeLessThanOrEqual(1000);
-		expect(pacer.reserve()).toBeLessThan(100);
+		expect(pacer.takeTurn().wait).toBeLessThan(100);
 	});
 	test('one slowdown per event: 429s of requests started before it change nothing', () => {
 		const spacingAfter = (stale) => {
 			const { clock, pacer } = warmedUp();
-			const starts = Array.from({ length: 10 }, () => clock.now + pacer.reserve());
+			const starts = Array.from({ length: 10 }, () => clock.now + pacer.takeTurn().wait);
 			clock.now += 30;
 			for (let i = 0; i < stale; i++) refused(pacer, starts[i], '1');
-			pacer.reserve(); // the probe; its pause follows the latency, which every answer updates
-			const afterProbe = pacer.reserve();
-			return pacer.reserve() - afterProbe;
+			pacer.takeTurn().wait; // the probe; its pause follows the latency, which every answer updates
+			const afterProbe = pacer.takeTurn().wait;
+			return pacer.takeTurn().wait - afterProbe;
 		};
 		expect(spacingAfter(8)).toBeCloseTo(spacingAfter(1), 6);
 	});
 	test('after the pause, starts are paced at the rate the service accepted, at most MAX_INTERVAL_MS apart', () => {
 		const { clock, pacer } = warmedUp(); // 200/s accepted for half a second
 		const startedAt = clock.now;
-		pacer.reserve();
+		pacer.takeTurn().wait;
 		clock.now += 25;
 		refused(pacer, startedAt, '1');
-		const waits = Array.from({ length: 12 }, () => pacer.reserve());
+		const waits = Array.from({ length: 12 }, () => pacer.takeTurn().wait);
 		const gaps = waits.slice(2).map((w, i) => w - waits[i + 1]);
 		// 100 accepted in the last second: 95/s trusted, at least 1/0.9 of the pace that failed.
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000 / 180);
@@ -229,7 +229,7 @@ describe('Pacer', () => {
 	test("turns taken before a 429's pause are taken again behind its probe; turns taken after it stand", () => {
 		const { clock, pacer } = warmedUp();
 		const startedAt = clock.now;
-		pacer.reserve();
+		pacer.takeTurn().wait;
 		clock.now += 25;
 		refused(pacer, startedAt, '1'); // the event: the rate drops, the starts pause
 		const probe = pacer.takeTurn();
@@ -247,14 +247,14 @@ describe('Pacer', () => {
 	});
 	test('announced limits: no more than `limit` starts per named window, before any 429', () => {
 		const { clock, pacer } = manualPacer();
-		pacer.reserve();
+		pacer.takeTurn().wait;
 		clock.now += 30;
 		pacer.onResponse({
 			status: 200,
 			headers: { ratelimit: 'limit=10, remaining=9, reset=1', 'ratelimit-policy': '10;w=1' },
 			startedAt: NOW,
 		});
-		const waits = Array.from({ length: 20 }, () => pacer.reserve());
+		const waits = Array.from({ length: 20 }, () => pacer.takeTurn().wait);
 		// 10 starts in the first second (the first one included), the 11th a window after the first.
 		expect(waits.filter((w) => w < 970)).toHaveLength(9);
 		expect(Math.min(...waits.slice(9))).toBeGreaterThanOrEqual(970);
@@ -262,14 +262,14 @@ describe('Pacer', () => {
 	test('a spent quota with a far reset holds until the reset, at most MAX_RETRY_AFTER_MS', () => {
 		const spent = (resetSeconds) => {
 			const { clock, pacer } = manualPacer();
-			pacer.reserve();
+			pacer.takeTurn().wait;
 			const headers = {
 				'x-ratelimit-limit': '5000',
 				'x-ratelimit-remaining': '0',
 				'x-ratelimit-reset': String(NOW / 1000 + resetSeconds),
 			};
 			pacer.onResponse({ status: 200, headers, startedAt: clock.now });
-			return pacer.reserve();
+			return pacer.takeTurn().wait;
 		};
 		expect(spent(30)).toBe(30_000);
 		expect(spent(7200)).toBe(MAX_RETRY_AFTER_MS);
@@ -461,7 +461,7 @@ describe("the benchmark's rate-limit matrix against the sandbox's limiters, in v
 			const s = simulate({ Pacer, limiter: never, requests: 40, parallel: 8 });
 			expect(s.done).toBe(0);
 			expect(s.failed).toBe(40);
-			// One reserve() per answer, each a 429: at most DEFAULT_RETRY.maxRateLimited per request.
+			// One turn per answer, each a 429: at most DEFAULT_RETRY.maxRateLimited per request.
 			expect(s.reserves).toBe(s.answers);
 			expect(s.reserves).toBeLessThanOrEqual(40 * 12);
 			expect(s.longestWaitMs).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS + MAX_INTERVAL_MS);

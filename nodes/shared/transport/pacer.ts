@@ -6,7 +6,7 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
 /**
  * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
  * (epoch milliseconds) and the answers it is told about, and says how long the next start waits
- * (reserve) and when one more may be in flight (admit, settle).
+ * (takeTurn, resume) and when one more may be in flight (admit, settle).
  *
  * - A service that never limits costs nothing: no spacing, no hold, every turn's wait is 0.
  * - Retry-After says when to retry the refused request (the transport waits that long for it), not how
@@ -20,7 +20,8 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
  *   and not yet started are taken again behind it (resume).
  * - A probe refused with no success since the event meets a wall (a spent window or quota): the pause
  *   doubles per refused probe, never beyond the service's moment (Retry-After; without one 250 ms,
- *   doubling), so a window that reopens early costs little and one that does not costs a few probes.
+ *   doubling, at most MAX_HOLD_MS), so a window that reopens early costs little and one that does not
+ *   costs a few probes.
  * - Increase: each success raises the rate, GROWTH_PER_SECOND back up to what the service was seen to
  *   accept, and above it a probe from PROBE_PER_SECOND that doubles every PROBE_DOUBLING_MS without a
  *   429, up to MAX_PROBE_PER_SECOND.
@@ -107,11 +108,6 @@ export class Pacer {
 	constructor(options: PacerOptions = {}) {
 		this.now = options.now ?? Date.now;
 		this.gate = new InFlightGate(this.now);
-	}
-
-	/** Milliseconds the next request must wait before it starts; reserves that start (takeTurn's wait). */
-	reserve(): number {
-		return this.takeTurn().wait;
 	}
 
 	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
