@@ -51,11 +51,18 @@ module.exports = {
 				operation: pair.operation,
 			});
 			const wantedNames = expected.map((f) => f.name).join(',');
-			// The panel re-renders after the choice: wait until it settles on the expected fields, or give up and compare.
+			// The panel re-renders after the choice, and a collection may still say "Loading fields...": wait
+			// until it settles on the expected fields and values, or give up and compare.
 			const shown = await t.settle(
 				() => visibleParameters(page),
-				(fields) => fields.map((f) => f.name).join(',') === wantedNames,
-				3_000,
+				(fields) =>
+					fields.map((f) => f.name).join(',') === wantedNames &&
+					expected.every(
+						(want) =>
+							want.name === '(notice)' ||
+							sameValue(want.value, fields.find((f) => f.name === want.name)?.value ?? ''),
+					),
+				5_000,
 			);
 			const problems = [];
 			const names = shown.map((f) => f.name).join(',');
