@@ -194,7 +194,10 @@ function simulate({
 	};
 	const finish = (ok) => {
 		if (ok) stats.done += 1;
-		else ((stats.failed += 1), (stats.firstFailedMs ??= clock.now - WALL_START));
+		else {
+			stats.failed += 1;
+			stats.firstFailedMs ??= clock.now - WALL_START;
+		}
 		stats.elapsedMs = clock.now - WALL_START;
 		freeLane();
 	};
