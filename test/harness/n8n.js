@@ -503,6 +503,7 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 	const keys = new Set();
 
 	const save = (proc) => {
+		if (!proc.alive) return;
 		const staticData = proc.workflow.staticData;
 		if (staticData.__dataChanged !== true) return;
 		const copy = JSON.parse(JSON.stringify(staticData));
@@ -512,8 +513,12 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		staticData.__dataChanged = false;
 	};
 
-	/** Activates the trigger, by default in a new process (`sameProcess`: n8n re-activating a saved workflow). */
-	host.start = async ({ activation = 'init', sameProcess = false } = {}) => {
+	/**
+	 * Activates the trigger, by default in a new process (`sameProcess`: n8n re-activating a saved workflow).
+	 * `dieAtEmit`: the process is killed at its first emit, after n8n started saving static data and before
+	 * it created the execution (also settable later as `host.process.dieAtEmit`).
+	 */
+	host.start = async ({ activation = 'init', sameProcess = false, dieAtEmit = false } = {}) => {
 		const checksBefore = host.checksDone; // the first check runs during activation
 		const triggerType = sameProcess ? host.triggerType : loadTriggerInNewProcess();
 		host.triggerType = triggerType;
@@ -523,10 +528,14 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 			nodeTypes: types,
 			staticData: JSON.parse(JSON.stringify(host.saved)),
 		});
-		const proc = { workflow, alive: true, number: ++host.processes };
+		const proc = { workflow, alive: true, dieAtEmit, number: ++host.processes };
 		const emit = (data, responsePromise, donePromise, deduplicationKey) => {
 			if (!proc.alive) return;
 			save(proc); // n8n starts saving static data (not awaited) before it creates the execution
+			if (proc.dieAtEmit) {
+				proc.alive = false;
+				return;
+			}
 			if (deduplicationKey !== undefined && keys.has(deduplicationKey)) {
 				host.duplicates.push(deduplicationKey);
 				void Promise.resolve().then(() => donePromise?.resolve(undefined));

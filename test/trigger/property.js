@@ -13,6 +13,7 @@ const fc = require('fast-check');
 const { startSandbox } = require('../harness/sandbox');
 const { pollingVersion } = require('../harness/triggerVersions');
 const { createTriggerHost } = require('../harness/n8n');
+const { MAX_ATTEMPTS } = require('../../dist/nodes/MessagingTrigger/v2/deliveryLedger');
 
 const PAGE_SIZE = 4;
 const FAULTS = [
@@ -48,7 +49,7 @@ const stepArbitrary = fc.record({
 		),
 		{ minLength: 1, maxLength: 4 },
 	),
-	process: fc.constantFrom('none', 'none', 'none', 'none', 'restart', 'crash'),
+	process: fc.constantFrom('none', 'none', 'none', 'none', 'restart', 'crash', 'killAtEmit'),
 });
 
 const scheduleArbitrary = fc.record({
@@ -71,6 +72,7 @@ function newTotals() {
 		unmarkedDuplicates: 0,
 		redeliveries: 0,
 		reported: 0,
+		reportedEarly: 0,
 		failedChecks: 0,
 		checks: 0,
 		restarts: 0,
@@ -213,6 +215,13 @@ async function runTrigger(schedule, totals) {
 					totals.crashes += 1;
 					await host.crash();
 					await host.start();
+				} else if (step.process === 'killAtEmit') {
+					// Crashed, then killed again at the new activation's first emit, before n8n created its execution.
+					totals.crashes += 2;
+					await host.crash();
+					await host.start({ dieAtEmit: true });
+					await host.crash();
+					await host.start();
 				}
 				if (step.fault) sandbox.failNext(...Array(step.faultAtRequest).fill({}), step.fault);
 				totals.checks += 1;
@@ -285,6 +294,8 @@ async function runTrigger(schedule, totals) {
 					);
 			}
 			if (settled) totals.delivered += 1;
+			// Reported only after every attempt had an execution: a process killed before n8n created one spends none.
+			if (reportedIds.has(id) && list.length < MAX_ATTEMPTS) totals.reportedEarly += 1;
 			for (let i = 1; i < list.length; i++) {
 				totals.duplicated += 1;
 				const { json } = list[i];
@@ -318,7 +329,7 @@ function describeTotals(version, totals) {
 		`trigger v${version} property: ${totals.schedules} schedules, ${totals.checks} checks (${totals.failedChecks} failed), ` +
 		`${totals.restarts} restarts, ${totals.crashes} crashes, ${totals.created} messages created, ${totals.delivered} delivered, ` +
 		`${totals.lost} lost, ${totals.duplicated} delivered again (${totals.redeliveries} marked redeliveries, ${totals.unmarkedDuplicates} not), ` +
-		`${totals.reported} reported after their last attempt`
+		`${totals.reported} reported after their last attempt (${totals.reportedEarly} before 5 executions had started)`
 	);
 }
 

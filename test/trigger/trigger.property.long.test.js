@@ -33,6 +33,7 @@ test('v2 (trigger): 500 generated schedules with crashes and restarts, 0 lost, e
 		console.log(describeTotals(2, totals));
 		expect(totals.lost).toBe(0);
 		expect(totals.unmarkedDuplicates).toBe(0);
+		expect(totals.reportedEarly).toBe(0);
 	} finally {
 		jest.useRealTimers();
 	}

@@ -245,18 +245,69 @@ describe('Messaging Trigger v2: restarts', () => {
 		expect(afterRestart[0].json[0]).not.toHaveProperty('redelivery');
 	});
 
-	test('n8n killed while executions run: after the restart they are emitted again, marked', async () => {
+	test('n8n killed while executions run: after the restart they are emitted again at once, marked', async () => {
 		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
 		send('in flight when n8n died');
 		await host.tick();
+		const [first] = host.executions;
 		await host.crash(); // the execution never reports back
 		advanceServiceClock();
 		send('while down');
+		const restartedAt = Date.now();
 		await host.start();
+		await host.idle(); // the check that the dropped repeat calls for
+		// The attempt is repeated under its own key first: n8n drops it, as its execution exists, so it counts.
+		expect(host.duplicates).toEqual([first.key]);
 		const redelivered = host.executions.filter((e) => e.processNumber === 2);
 		expect(
 			redelivered.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false, j.attempt ?? 1])),
-		).toEqual([[['in flight when n8n died', true, 2]], [['while down', false, 1]]]);
+		).toEqual([[['while down', false, 1]], [['in flight when n8n died', true, 2]]]);
+		expect(redelivered[1].key).toBe(first.key.replace(/:1$/, ':2'));
+		expect(Date.now() - restartedAt).toBe(0); // not one interval later
+	});
+
+	test('n8n killed within milliseconds of each emit, before the execution existed: attempts are not spent, the messages come once', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('emitted into a dying process');
+		host.process.dieAtEmit = true;
+		await host.tick();
+		// Static data was saved with the delivery in flight, and no execution exists; then 6 more kills alike.
+		expect(host.savedState().deliveries.inFlight).toHaveLength(1);
+		for (let kill = 0; kill < 6; kill++) {
+			await host.crash();
+			await host.start({ dieAtEmit: true });
+		}
+		expect(host.executions).toEqual([]);
+		await host.crash();
+		await host.start();
+		await host.idle();
+		expect(
+			host.executions.map((e) => e.json.map((j) => [j.message, j.redelivery, j.attempt])),
+		).toEqual([[['emitted into a dying process', true, 1]]]);
+		expect(host.duplicates).toEqual([]);
+		host.executions[0].end('success');
+		await host.tick();
+		expect(host.reported).toEqual([]);
+		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+	});
+
+	test('the last attempt lost with the process is repeated, and reported only once n8n says it had started', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('doomed');
+		await host.tick();
+		for (let attempt = 1; attempt < 5; attempt++) {
+			host.executions[attempt - 1].end('crashed');
+			await host.tick();
+		}
+		expect(host.executions.map((e) => e.json[0].attempt ?? 1)).toEqual([1, 2, 3, 4, 5]);
+		await host.crash(); // with attempt 5 in flight
+		await host.start();
+		await host.idle();
+		expect(host.duplicates).toEqual([host.executions[4].key]);
+		expect(host.executions).toHaveLength(5);
+		expect(host.reported.map((r) => r.message)).toEqual([
+			'1 message(s) were not delivered: the executions of all 5 attempts were lost',
+		]);
 	});
 
 	test('a lost delivery whose messages cannot be read again waits for the next check; new messages go out now', async () => {

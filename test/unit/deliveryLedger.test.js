@@ -25,7 +25,7 @@ describe('classifyOutcome: how an execution ended, as n8n reports it through don
 	test.each([
 		['success', { resolved: run('success') }, 'delivered'],
 		['waiting (a Wait node parked it)', { resolved: run('waiting') }, 'delivered'],
-		['dropped as a duplicate key (resolved with nothing)', { resolved: undefined }, 'delivered'],
+		['dropped as a duplicate key (resolved with nothing)', { resolved: undefined }, 'existed'],
 		['a node error', { resolved: run('error', new NodeOperationError(node, 'boom')) }, 'failed'],
 		[
 			'a node error serialized by a worker',
@@ -92,4 +92,20 @@ test('after a restart, deliveries this process does not know are lost; known one
 	expect(recovered.inFlight.map((d) => d.ids)).toEqual([['a']]);
 	expect(recovered.redeliver.map((d) => d.ids)).toEqual([['b']]);
 	expect(ledger.messagesInFlight(recovered)).toBe(2);
+});
+
+test('a delivery lost with its process repeats its attempt, even the last; once n8n says it existed, the next one follows', () => {
+	let state = ledger.addInFlight(ledger.emptyLedger(), ledger.newDeliveries(['a'], 1, 1));
+	const id = state.inFlight[0].id;
+	state = { ...state, inFlight: [{ ...state.inFlight[0], attempt: 2 }] };
+	state = ledger.recoverAfterRestart(state, () => false);
+	let { retry, exhausted } = ledger.nextAttempts(state, 2);
+	expect(retry).toEqual([{ id, ids: ['a'], attempt: 2, firstEmittedAt: 1 }]); // same key, flag gone
+	expect(exhausted).toEqual([]);
+	state = ledger.afterRedelivery(state, retry, exhausted);
+	expect(state.inFlight).toEqual(retry);
+	// n8n dropped the repeat: that attempt had started, so it counts.
+	state = ledger.markLost(state, id, 2);
+	({ retry, exhausted } = ledger.nextAttempts(state, 2));
+	expect([retry, exhausted.map((d) => d.attempt)]).toEqual([[], [2]]);
 });

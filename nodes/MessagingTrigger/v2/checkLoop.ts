@@ -21,6 +21,9 @@ export interface LoopSettings {
 export class CheckLoop {
 	private readonly abort = new AbortController();
 	private closed = false;
+	/** A check is due before the interval is over (a lost delivery's next attempt); `wake` ends the wait. */
+	private due = false;
+	private wake: (() => void) | undefined;
 	private failures = 0;
 	private streak: { since: number; failures: number; lastReportAt?: number } | undefined;
 	private loop: Promise<void> | undefined;
@@ -30,7 +33,7 @@ export class CheckLoop {
 		private readonly context: ITriggerFunctions,
 		private readonly settings: LoopSettings,
 	) {
-		this.deliveries = new TriggerDeliveries(context, settings);
+		this.deliveries = new TriggerDeliveries(context, settings, () => this.checkNow());
 	}
 
 	/**
@@ -68,14 +71,24 @@ export class CheckLoop {
 		return delay;
 	}
 
+	/** Runs the next check as soon as the one under way (if any) is over. */
+	private checkNow(): void {
+		this.due = true;
+		this.wake?.();
+	}
+
 	private async run(firstDelay: number): Promise<void> {
 		let delay = firstDelay;
 		while (!this.closed) {
+			const woken = new AbortController();
+			this.wake = () => woken.abort();
 			try {
-				await sleep(delay, this.abort.signal);
+				if (!this.due) await sleep(delay, AbortSignal.any([this.abort.signal, woken.signal]));
 			} catch {
-				return; // closed
+				// closed, or woken
 			}
+			this.wake = undefined;
+			this.due = false;
 			if (this.closed) return;
 			delay = await this.checkOnce();
 		}

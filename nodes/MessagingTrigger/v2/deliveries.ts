@@ -41,9 +41,14 @@ export class TriggerDeliveries {
 	/** Messages of this activation's deliveries, so an attempt lost here is emitted again without a request. */
 	private readonly messagesOf = new Map<string, TriggerMessage[]>();
 
+	/**
+	 * `redeliveryDue`: called when an attempt turned out to have started before a restart, so that its
+	 * next attempt goes out now rather than one interval later.
+	 */
 	constructor(
 		private readonly context: ITriggerFunctions,
 		private readonly settings: LoopSettings,
+		private readonly redeliveryDue: () => void = () => {},
 	) {}
 
 	/** A closed activation leaves its deliveries to the next one (which waits on the same outcomes). */
@@ -190,11 +195,16 @@ export class TriggerDeliveries {
 	private onOutcome(delivery: Delivery, outcome: Outcome): void {
 		if (this.closed) return;
 		const ledger = this.ledger();
-		if (outcome === 'lost') {
+		if (outcome === 'lost' || outcome === 'existed') {
 			this.staticData.deliveries = markLost(ledger, delivery.id, delivery.attempt);
+			const what =
+				outcome === 'lost'
+					? 'did not finish'
+					: 'had started before n8n restarted (its end is unknown here)';
 			this.context.logger.warn(
-				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} message(s) did not finish; they will be emitted again`,
+				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} message(s) ${what}; they will be emitted again`,
 			);
+			if (outcome === 'existed') this.redeliveryDue();
 			return;
 		}
 		const current = ledger.inFlight.find((d) => d.id === delivery.id);

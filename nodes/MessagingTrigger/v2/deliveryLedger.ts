@@ -17,6 +17,11 @@ export interface Delivery {
 	attempt: number;
 	/** Local clock (ms) when the first attempt was emitted. */
 	firstEmittedAt: number;
+	/**
+	 * Lost with the process that emitted it, which may have died before n8n created the execution: the
+	 * attempt is emitted again under its own key, and counts only once n8n says its execution existed.
+	 */
+	lostWithProcess?: true;
 }
 
 export interface Ledger {
@@ -126,13 +131,18 @@ export function recoverAfterRestart(
 	return {
 		...ledger,
 		inFlight: ledger.inFlight.filter((d) => knownHere(d)),
-		redeliver: [...ledger.redeliver, ...lost],
+		redeliver: [
+			...ledger.redeliver,
+			...lost.map((d): Delivery => ({ ...d, lostWithProcess: true })),
+		],
 	};
 }
 
 /**
  * The next attempts of the deliveries to emit again, oldest first, and those whose attempts are
- * spent (to be reported, never retried again).
+ * spent (to be reported, never retried again). A delivery lost with its process repeats its attempt:
+ * n8n may have died before creating that execution (a kill within milliseconds of the emit), and
+ * repeated crashes must not spend attempts that never ran.
  */
 export function nextAttempts(
 	ledger: Ledger,
@@ -142,7 +152,11 @@ export function nextAttempts(
 	const exhausted: Delivery[] = [];
 	const ordered = [...ledger.redeliver].sort((a, b) => a.firstEmittedAt - b.firstEmittedAt);
 	for (const delivery of ordered) {
-		if (delivery.attempt >= maxAttempts) exhausted.push(delivery);
+		if (delivery.lostWithProcess) {
+			const sameAttempt = { ...delivery };
+			delete sameAttempt.lostWithProcess;
+			retry.push(sameAttempt);
+		} else if (delivery.attempt >= maxAttempts) exhausted.push(delivery);
 		else retry.push({ ...delivery, attempt: delivery.attempt + 1 });
 	}
 	return { retry, exhausted };
@@ -158,8 +172,12 @@ export function afterRedelivery(ledger: Ledger, retry: Delivery[], exhausted: De
 	};
 }
 
-/** How an execution ended, for its delivery: done with it, or emit it again. */
-export type Outcome = 'delivered' | 'failed' | 'lost';
+/**
+ * How an execution ended, for its delivery: done with it, or emit it again. `existed`: n8n dropped the
+ * emit because an execution with its key exists (an attempt repeated after a restart had started before
+ * the process died; whether it finished is unknown here), so the next attempt follows.
+ */
+export type Outcome = 'delivered' | 'failed' | 'lost' | 'existed';
 
 const WORKFLOW_ERROR_NAMES = [
 	'NodeOperationError',
@@ -189,7 +207,7 @@ function isWorkflowError(error: unknown): boolean {
  * What `donePromise` said, as an outcome. n8n resolves it with the execution's run (IRun), resolves
  * it with nothing when it dropped the emit as a duplicate key (an execution of this attempt exists),
  * and rejects it when the execution was cancelled or could not be started.
- * - success, waiting: delivered. A duplicate key: delivered by the execution that holds the key.
+ * - success, waiting: delivered. A duplicate key: existed.
  * - an error of the workflow itself (a node's error), a manual stop, a timeout: failed, as n8n treats any
  *   failed execution (its error workflow runs; not emitted again).
  * - crashed, cancelled by a shutdown, never started, an error no node raised: lost, emitted again.
@@ -203,7 +221,7 @@ export function classifyOutcome(result: { resolved: unknown } | { rejected: unkn
 		| { status?: string; finished?: boolean; data?: { resultData?: { error?: unknown } } }
 		| undefined
 		| null;
-	if (run === undefined || run === null) return 'delivered';
+	if (run === undefined || run === null) return 'existed';
 	const status = run.status;
 	if (status === 'success' || status === 'waiting') return 'delivered';
 	if (status === undefined && run.finished === true) return 'delivered';
