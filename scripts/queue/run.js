@@ -716,6 +716,8 @@ async function triggerThroughFaults({
 	);
 	if (counted.lostIds.length > 0)
 		console.log(`  lost, first ids: ${counted.lostIds.slice(0, 10).join(', ')}`);
+	for (const [path, count] of counted.repeatedIn)
+		console.log(`  delivered again: ${count} message(s) by executions ${path}`);
 	console.log('');
 
 	await check(

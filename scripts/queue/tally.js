@@ -6,7 +6,7 @@
 
 /**
  * @param {Array<{id: string, phase: string}>} created in creation order
- * @param {Array<{id: string, execution: string, index: number, redelivery: boolean}>} seen in arrival order
+ * @param {Array<{id: string, execution: string, index: number, redelivery: boolean, attempt: string}>} seen in arrival order
  */
 function tally(created, seen) {
 	const deliveries = new Map();
@@ -34,6 +34,8 @@ function tally(created, seen) {
 	const createdIds = new Set();
 	const lostIds = [];
 	const unmarked = [];
+	/** Which executions delivered the repeats: "x<first> a<attempt> -> x<next> a<attempt>" and how many. */
+	const repeatedIn = new Map();
 	for (const { id, phase } of created) {
 		createdIds.add(id);
 		const got = deliveries.get(id) ?? [];
@@ -52,6 +54,10 @@ function tally(created, seen) {
 			}
 		}
 		if (got.length === 0) lostIds.push(id);
+		if (got.length > 1) {
+			const path = got.map((d) => `x${d.execution} a${d.attempt}`).join(' -> ');
+			repeatedIn.set(path, (repeatedIn.get(path) ?? 0) + 1);
+		}
 		if (got.slice(1).some((d) => !d.redelivery)) unmarked.push(id);
 	}
 	const unknown = [...deliveries.keys()].filter((id) => !createdIds.has(id));
@@ -62,6 +68,7 @@ function tally(created, seen) {
 		lostIds,
 		unmarkedIds: unmarked,
 		unknownIds: unknown,
+		repeatedIn,
 	};
 }
 
