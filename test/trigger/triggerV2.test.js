@@ -255,7 +255,7 @@ describe('Messaging Trigger v2: restarts', () => {
 		send('while down');
 		const restartedAt = Date.now();
 		await host.start();
-		await host.idle(); // the check that the dropped repeat calls for
+		await host.idle(host.checksDone); // the check that the dropped repeat calls for
 		// The attempt is repeated under its own key first: n8n drops it, as its execution exists, so it counts.
 		expect(host.duplicates).toEqual([first.key]);
 		const redelivered = host.executions.filter((e) => e.processNumber === 2);
@@ -280,7 +280,6 @@ describe('Messaging Trigger v2: restarts', () => {
 		expect(host.executions).toEqual([]);
 		await host.crash();
 		await host.start();
-		await host.idle();
 		expect(
 			host.executions.map((e) => e.json.map((j) => [j.message, j.redelivery, j.attempt])),
 		).toEqual([[['emitted into a dying process', true, 1]]]);
@@ -289,6 +288,22 @@ describe('Messaging Trigger v2: restarts', () => {
 		await host.tick();
 		expect(host.reported).toEqual([]);
 		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+	});
+
+	test('a dropped repeat does not cut short the backoff of a failed check', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('in flight when n8n died');
+		await host.tick();
+		await host.crash();
+		// The restart's check repeats the delivery (dropped: its execution exists), then its listing fails.
+		sandbox.failNext({ match: { method: 'GET', path: '/v1/messages' }, status: 500 });
+		await host.start();
+		expect(host.duplicates).toHaveLength(1);
+		const second = () => host.executions.filter((e) => e.processNumber === 2);
+		await jest.advanceTimersByTimeAsync(9_000); // the backoff doubles the interval: 10 s at least
+		expect(second()).toEqual([]);
+		await host.tick();
+		expect(second().map((e) => e.json[0].attempt)).toEqual([2]);
 	});
 
 	test('the last attempt lost with the process is repeated, and reported only once n8n says it had started', async () => {
@@ -302,7 +317,7 @@ describe('Messaging Trigger v2: restarts', () => {
 		expect(host.executions.map((e) => e.json[0].attempt ?? 1)).toEqual([1, 2, 3, 4, 5]);
 		await host.crash(); // with attempt 5 in flight
 		await host.start();
-		await host.idle();
+		await host.idle(host.checksDone);
 		expect(host.duplicates).toEqual([host.executions[4].key]);
 		expect(host.executions).toHaveLength(5);
 		expect(host.reported.map((r) => r.message)).toEqual([

@@ -71,10 +71,13 @@ export class CheckLoop {
 		return delay;
 	}
 
-	/** Runs the next check as soon as the one under way (if any) is over. */
+	/**
+	 * Runs the next check as soon as the one under way (if any) is over; after a failed check, once its
+	 * backoff (and the service's Retry-After) is over.
+	 */
 	private checkNow(): void {
 		this.due = true;
-		this.wake?.();
+		if (this.failures === 0) this.wake?.();
 	}
 
 	private async run(firstDelay: number): Promise<void> {
@@ -83,7 +86,8 @@ export class CheckLoop {
 			const woken = new AbortController();
 			this.wake = () => woken.abort();
 			try {
-				if (!this.due) await sleep(delay, AbortSignal.any([this.abort.signal, woken.signal]));
+				if (!this.due || this.failures > 0)
+					await sleep(delay, AbortSignal.any([this.abort.signal, woken.signal]));
 			} catch {
 				// closed, or woken
 			}

@@ -196,11 +196,11 @@ export class TriggerDeliveries {
 		if (this.closed) return;
 		const ledger = this.ledger();
 		if (outcome === 'lost' || outcome === 'existed') {
-			this.staticData.deliveries = markLost(ledger, delivery.id, delivery.attempt);
+			const next = markLost(ledger, delivery.id, delivery.attempt);
+			if (next === ledger) return; // not in flight any more (an older attempt)
+			this.staticData.deliveries = next;
 			const what =
-				outcome === 'lost'
-					? 'did not finish'
-					: 'had started before n8n restarted (its end is unknown here)';
+				outcome === 'lost' ? 'did not finish' : 'already exists in n8n, its end unknown here';
 			this.context.logger.warn(
 				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} message(s) ${what}; they will be emitted again`,
 			);
