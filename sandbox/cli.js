@@ -26,9 +26,12 @@
  *   --retry-after seconds|http-date|ms|none  (retryAfter) form of Retry-After on 429: whole seconds rounded up,
  *                          an HTTP date, `ms` (seconds rounded up plus a precise `retry-after-ms`), or absent.
  *                          Default: `ms` for token-bucket (as before), `seconds` for the other shapes.
- *   --rate-headers none|x-ratelimit|x-ratelimit-epoch|ietf|ietf-draft-07  (headers) on every answer past the
- *                          token check: X-RateLimit-Limit/-Remaining/-Reset (Reset in seconds until the reset, or
- *                          with -epoch as Unix seconds), or the IETF draft's fields: `ietf` = draft 08-10,
+ *   --rate-headers none|x-ratelimit|x-ratelimit-epoch|x-ratelimit-reset-after|x-ratelimit-requests|ietf|ietf-draft-07
+ *                          (headers) on every answer past the token check: X-RateLimit-Limit/-Remaining/-Reset (Reset
+ *                          in seconds until the reset, or with -epoch as Unix seconds; -reset-after: Discord's
+ *                          X-RateLimit-Reset-After in seconds with milliseconds; -requests: OpenAI's
+ *                          X-RateLimit-Limit-Requests/-Remaining-Requests/-Reset-Requests with a reset such as `1m30s`,
+ *                          and a token budget beside it), or the IETF draft's fields: `ietf` = draft 08-10,
  *                          `RateLimit-Policy: "default";q=100;w=60` and `RateLimit: "default";r=50;t=5`;
  *                          `ietf-draft-07` = `RateLimit-Policy: 100;w=60`, `RateLimit: limit=100, remaining=50, reset=5`.
  *

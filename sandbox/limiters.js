@@ -11,7 +11,24 @@
 
 const SHAPES = ['token-bucket', 'fixed-window', 'sliding-window', 'concurrency'];
 const RETRY_AFTER_FORMS = ['seconds', 'http-date', 'ms', 'none'];
-const HEADER_FORMS = ['none', 'x-ratelimit', 'x-ratelimit-epoch', 'ietf', 'ietf-draft-07'];
+const HEADER_FORMS = [
+	'none',
+	'x-ratelimit',
+	'x-ratelimit-epoch',
+	'x-ratelimit-reset-after',
+	'x-ratelimit-requests',
+	'ietf',
+	'ietf-draft-07',
+];
+
+/** Milliseconds as a duration such as `1m30s` or `250ms` (OpenAI's resets). */
+function duration(ms) {
+	const whole = Math.max(0, Math.ceil(ms));
+	if (whole < 1000) return `${whole}ms`;
+	const minutes = Math.floor(whole / 60_000);
+	const seconds = (whole % 60_000) / 1000;
+	return `${minutes > 0 ? `${minutes}m` : ''}${seconds}s`;
+}
 
 /**
  * @param {object} spec `{shape, perSecond, burst, limit, windowMs, retryAfterMs, retryAfter, headers, clock}`
@@ -183,6 +200,20 @@ function rateLimitHeaders(form, { limit, remaining, resetMs, windowMs }, wallClo
 						? resetSeconds
 						: Math.ceil((wallClockMs + Math.max(0, resetMs)) / 1000),
 				),
+			};
+		case 'x-ratelimit-reset-after': // Discord: seconds until the reset, with milliseconds
+			return {
+				'x-ratelimit-limit': String(limit),
+				'x-ratelimit-remaining': String(remaining),
+				'x-ratelimit-reset-after': (Math.max(0, resetMs) / 1000).toFixed(3),
+			};
+		case 'x-ratelimit-requests': // OpenAI: the request budget, its reset as a duration
+			return {
+				'x-ratelimit-limit-requests': String(limit),
+				'x-ratelimit-remaining-requests': String(remaining),
+				'x-ratelimit-reset-requests': duration(resetMs),
+				'x-ratelimit-remaining-tokens': '150000',
+				'x-ratelimit-reset-tokens': '6m0s',
 			};
 		case 'ietf': // draft-ietf-httpapi-ratelimit-headers-08 to -10: structured-field lists of named policies
 			return {

@@ -102,6 +102,52 @@ describe('parseRateLimitHeaders', () => {
 			windowMs: 60_000,
 		});
 	});
+	test("Discord's X-RateLimit-Reset-After and OpenAI's request budget with duration resets", () => {
+		expect(
+			parseRateLimitHeaders(
+				{
+					'x-ratelimit-limit': '5',
+					'x-ratelimit-remaining': '4',
+					'x-ratelimit-reset-after': '1.250',
+				},
+				NOW,
+			),
+		).toEqual({ limit: 5, remaining: 4, resetMs: 1250 });
+		const openAi = (reset) => ({
+			'x-ratelimit-limit-requests': '500',
+			'x-ratelimit-remaining-requests': '499',
+			'x-ratelimit-reset-requests': reset,
+			'x-ratelimit-limit-tokens': '30000',
+			'x-ratelimit-remaining-tokens': '29000',
+			'x-ratelimit-reset-tokens': '2s',
+		});
+		expect(parseRateLimitHeaders(openAi('120ms'), NOW)).toEqual({
+			limit: 500,
+			remaining: 499,
+			resetMs: 120,
+		});
+		expect(parseRateLimitHeaders(openAi('6m0s'), NOW).resetMs).toBe(360_000);
+		expect(parseRateLimitHeaders(openAi('1h2m3.5s'), NOW).resetMs).toBe(3_723_500);
+		for (const bad of ['6 m', '1x', 's', '-1s', '1s2']) {
+			expect(parseRateLimitHeaders(openAi(bad), NOW)).toBeUndefined();
+		}
+	});
+	test('every header form the sandbox sends reads back as the state it announced', () => {
+		const { HEADER_FORMS, rateLimitHeaders } = require('../../sandbox/limiters');
+		const state = { limit: 100, remaining: 42, resetMs: 6500, windowMs: 60_000 };
+		const read = HEADER_FORMS.filter((form) => form !== 'none').map((form) => {
+			const parsed = parseRateLimitHeaders(rateLimitHeaders(form, state, NOW), NOW);
+			return [form, parsed?.limit, parsed?.remaining, parsed?.resetMs];
+		});
+		expect(read).toEqual([
+			['x-ratelimit', 100, 42, 7000],
+			['x-ratelimit-epoch', 100, 42, 7000],
+			['x-ratelimit-reset-after', 100, 42, 6500],
+			['x-ratelimit-requests', 100, 42, 6500],
+			['ietf', 100, 42, 7000],
+			['ietf-draft-07', 100, 42, 7000],
+		]);
+	});
 	test('a large reset is an epoch time: seconds from 1e9, milliseconds from 1e12; in the past it is 0', () => {
 		const headers = (reset) => ({
 			'x-ratelimit-remaining': '4999',
@@ -273,6 +319,16 @@ describe('Pacer', () => {
 		};
 		expect(spent(30)).toBe(30_000);
 		expect(spent(7200)).toBe(MAX_RETRY_AFTER_MS);
+		// OpenAI's form: the request budget spent, its reset as a duration.
+		const { clock, pacer } = manualPacer();
+		pacer.takeTurn();
+		const headers = {
+			'x-ratelimit-remaining-requests': '0',
+			'x-ratelimit-reset-requests': '12.5s',
+			'x-ratelimit-remaining-tokens': '9000',
+		};
+		pacer.onResponse({ status: 200, headers, startedAt: clock.now });
+		expect(pacer.takeTurn().wait).toBe(12_500);
 	});
 });
 

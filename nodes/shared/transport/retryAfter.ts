@@ -72,6 +72,22 @@ function resetToMs(reset: number, now: number): number {
 	return reset * 1000;
 }
 
+const DURATION_UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+
+/** A duration such as `1s`, `6m0s` or `59.5ms` (as OpenAI sends its resets), in milliseconds. */
+function durationMs(text: string): number | undefined {
+	const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+	if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
+	return parts.reduce((ms, [, amount, unit]) => ms + Number(amount) * DURATION_UNIT_MS[unit], 0);
+}
+
+/** A reset field: a number (see resetToMs) or a duration. */
+function resetFieldMs(text: string | undefined, now: number): number | undefined {
+	if (text === undefined) return undefined;
+	const reset = decimal(text);
+	return reset !== undefined ? resetToMs(reset, now) : durationMs(text);
+}
+
 /** `key=value` (IETF draft 05-07: `limit=`, `remaining=`, `reset=`) or `;key=value` (draft 08+: `r=`, `t=`, `q=`). */
 function param(field: string, ...keys: string[]): number | undefined {
 	for (const key of keys) {
@@ -86,7 +102,10 @@ function param(field: string, ...keys: string[]): number | undefined {
  * - the IETF fields `RateLimit: limit=100, remaining=50, reset=5` (or `"default";r=50;t=5`) with
  *   `RateLimit-Policy: 100;w=60` (or `"default";q=100;w=60`); of several policies, the first;
  * - the older split form `RateLimit-Limit` / `-Remaining` / `-Reset`;
- * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (a limit such as `100, 100;w=60` names its window).
+ * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (a limit such as `100, 100;w=60` names its window;
+ *   `-Reset-After`, in seconds, when there is no `-Reset`);
+ * - the request budget of `X-RateLimit-Limit-Requests` / `-Remaining-Requests` / `-Reset-Requests`
+ *   (a reset such as `6m0s`); a token budget (`-Tokens`) is not a count of requests and is left alone.
  * Undefined when remaining or reset is missing or malformed: without both there is nothing to pace by.
  */
 export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
@@ -94,29 +113,37 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 	const combined = headerValue(headers, 'ratelimit');
 	let limit: number | undefined;
 	let remaining: number | undefined;
-	let reset: number | undefined;
+	let resetMs: number | undefined;
 	let windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
 	if (combined !== undefined) {
 		remaining = param(combined, 'remaining', 'r');
-		reset = param(combined, 'reset', 't');
+		const reset = param(combined, 'reset', 't');
+		resetMs = reset === undefined ? undefined : resetToMs(reset, now);
 		limit = param(combined, 'limit');
 	}
-	if (remaining === undefined || reset === undefined) {
-		for (const prefix of ['ratelimit-', 'x-ratelimit-']) {
-			remaining = decimal(headerValue(headers, `${prefix}remaining`));
-			reset = decimal(headerValue(headers, `${prefix}reset`));
-			const limitField = headerValue(headers, `${prefix}limit`);
-			limit = decimal(/^\s*([\d.]+)/.exec(limitField ?? '')?.[1]);
-			windowSeconds ??= limitField !== undefined ? param(limitField, 'w') : undefined;
-			if (remaining !== undefined && reset !== undefined) break;
-		}
+	const fields = [
+		['ratelimit-', ''],
+		['x-ratelimit-', ''],
+		['x-ratelimit-', '-requests'],
+	];
+	for (const [prefix, suffix] of fields) {
+		if (remaining !== undefined && resetMs !== undefined) break;
+		const field = (name: string) => headerValue(headers, `${prefix}${name}${suffix}`);
+		remaining = decimal(field('remaining'));
+		resetMs = resetFieldMs(
+			field('reset') ?? (suffix === '' ? field('reset-after') : undefined),
+			now,
+		);
+		const limitField = field('limit');
+		limit = decimal(/^\s*([\d.]+)/.exec(limitField ?? '')?.[1]);
+		windowSeconds ??= limitField !== undefined ? param(limitField, 'w') : undefined;
 	}
-	if (remaining === undefined || reset === undefined) return undefined;
+	if (remaining === undefined || resetMs === undefined) return undefined;
 	if (policy !== undefined)
 		limit ??= decimal(/^\s*([\d.]+)/.exec(policy)?.[1]) ?? param(policy, 'q');
 	const state: RateLimitState = {
 		remaining: Math.floor(remaining),
-		resetMs: resetToMs(reset, now),
+		resetMs: Math.max(0, resetMs),
 	};
 	if (limit !== undefined && limit > 0) state.limit = Math.floor(limit);
 	if (windowSeconds !== undefined && windowSeconds > 0) state.windowMs = windowSeconds * 1000;
