@@ -23,8 +23,9 @@
  *   --rate-burst B         (burst) token-bucket only, default N
  *   --rate-window-ms W     (windowMs) fixed-/sliding-window, default 1000
  *   --rate-retry-after-ms M (retryAfterMs) the wait a concurrency cap's 429 asks for, default 1000
- *   --retry-after seconds|http-date|ms|none  (retryAfter) form of Retry-After on 429: whole seconds rounded up,
- *                          an HTTP date, `ms` (seconds rounded up plus a precise `retry-after-ms`), or absent.
+ *   --retry-after seconds|http-date|ms|body|none  (retryAfter) form of Retry-After on 429: whole seconds rounded up,
+ *                          an HTTP date, `ms` (seconds rounded up plus a precise `retry-after-ms`), `body` (no header:
+ *                          Discord's `"retry_after": 1.234` seconds in the JSON body), or absent.
  *                          Default: `ms` for token-bucket (as before), `seconds` for the other shapes.
  *   --rate-headers none|x-ratelimit|x-ratelimit-epoch|x-ratelimit-reset-after|x-ratelimit-requests|ietf|ietf-draft-07
  *                          (headers) on every answer past the token check: X-RateLimit-Limit/-Remaining/-Reset (Reset

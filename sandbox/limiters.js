@@ -10,7 +10,7 @@
  */
 
 const SHAPES = ['token-bucket', 'fixed-window', 'sliding-window', 'concurrency'];
-const RETRY_AFTER_FORMS = ['seconds', 'http-date', 'ms', 'none'];
+const RETRY_AFTER_FORMS = ['seconds', 'http-date', 'ms', 'body', 'none'];
 const HEADER_FORMS = [
 	'none',
 	'x-ratelimit',
@@ -177,11 +177,16 @@ function concurrencyCap(limit, retryAfterMs) {
 /** The `Retry-After` headers of a 429 that says "wait `waitMs`", in the limiter's form. */
 function retryAfterHeaders(form, waitMs, wallClockMs = Date.now()) {
 	const ms = Math.max(0, waitMs);
-	if (form === 'none') return {};
+	if (form === 'none' || form === 'body') return {};
 	if (form === 'http-date')
 		return { 'retry-after': new Date(Math.ceil((wallClockMs + ms) / 1000) * 1000).toUTCString() };
 	const seconds = { 'retry-after': String(Math.ceil(ms / 1000)) };
 	return form === 'ms' ? { ...seconds, 'retry-after-ms': String(Math.round(ms)) } : seconds;
+}
+
+/** The body fields of a 429 that says "wait `waitMs`": Discord's `retry_after` in seconds, in the `body` form only. */
+function retryAfterBody(form, waitMs) {
+	return form === 'body' ? { retry_after: Number((Math.max(0, waitMs) / 1000).toFixed(3)) } : {};
 }
 
 /** The rate-limit fields of an answer, in the limiter's form (none by default). */
@@ -233,6 +238,7 @@ function rateLimitHeaders(form, { limit, remaining, resetMs, windowMs }, wallClo
 module.exports = {
 	createLimiter,
 	retryAfterHeaders,
+	retryAfterBody,
 	rateLimitHeaders,
 	SHAPES,
 	RETRY_AFTER_FORMS,

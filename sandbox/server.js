@@ -14,6 +14,7 @@ const { seedDemo } = require('./seed');
 const {
 	createLimiter,
 	retryAfterHeaders,
+	retryAfterBody,
 	rateLimitHeaders,
 	RETRY_AFTER_FORMS,
 } = require('./limiters');
@@ -155,8 +156,8 @@ function createSandbox(options = {}) {
 			always || config.quirks.echoAuthorization
 				? `${message} [debug] Authorization: ${req.headers.authorization ?? '(none)'}`
 				: message;
-		const fail = (status, type, message, headers) =>
-			reply(status, { error: { type, message: withEcho(message) } }, headers);
+		const fail = (status, type, message, headers, fields = {}) =>
+			reply(status, { error: { type, message: withEcho(message) }, ...fields }, headers);
 
 		const scriptedFault = takeScripted(req.method, url);
 		const fault = scriptedFault?.pass ? undefined : (scriptedFault ?? randomFault());
@@ -184,10 +185,13 @@ function createSandbox(options = {}) {
 			limitHeaders = rateLimitHeaders(limiter.headers, limiter.state(now));
 			if (!allowed) {
 				stats.rateLimited += 1;
-				return fail(429, 'rate_limited', 'Too many requests', {
-					...limitHeaders,
-					...retryAfterHeaders(limiter.retryAfter, waitMs),
-				});
+				return fail(
+					429,
+					'rate_limited',
+					'Too many requests',
+					{ ...limitHeaders, ...retryAfterHeaders(limiter.retryAfter, waitMs) },
+					retryAfterBody(limiter.retryAfter, waitMs),
+				);
 			}
 		}
 
@@ -255,13 +259,10 @@ function createSandbox(options = {}) {
 				);
 			}
 			if (f.status === 429) stats.rateLimited += 1;
-			const retry =
-				f.status === 429 || f.status === 503
-					? retryAfterHeaders(
-							f.retryAfterForm ?? 'ms',
-							(f.retryAfter ?? config.faults.retryAfterSeconds ?? 0) * 1000,
-						)
-					: {};
+			const retryForm = f.retryAfterForm ?? 'ms';
+			const retryMs = (f.retryAfter ?? config.faults.retryAfterSeconds ?? 0) * 1000;
+			const asksToWait = f.status === 429 || f.status === 503;
+			const retry = asksToWait ? retryAfterHeaders(retryForm, retryMs) : {};
 			const headers = { ...retry, ...f.headers };
 			if (f.html !== undefined)
 				return send(f.status, f.html, withoutNulls({ 'content-type': 'text/html', ...headers }));
@@ -269,7 +270,8 @@ function createSandbox(options = {}) {
 				return answerWith(f.status, f.body, headers, f.contentType);
 			const type = f.status === 429 ? 'rate_limited' : f.status >= 500 ? 'server_error' : 'error';
 			const message = withEcho(f.message ?? defaultFaultMessage(f.status), f.echoAuthorization);
-			return reply(f.status, { error: { type, message } }, withoutNulls(headers));
+			const fields = asksToWait ? retryAfterBody(retryForm, retryMs) : {};
+			return reply(f.status, { error: { type, message }, ...fields }, withoutNulls(headers));
 		}
 
 		/** A scripted answer: a string as is (text/plain unless told), anything else as JSON. */

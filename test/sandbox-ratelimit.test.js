@@ -193,6 +193,23 @@ describe('Retry-After forms', () => {
 		expect([answers[3]['retry-after'], answers[3]['retry-after-ms']]).toEqual(['-3', undefined]);
 		expect(answers[4]['retry-after']).toBe('soon');
 	});
+
+	test("the body form: no Retry-After header, Discord's retry_after in seconds in the JSON body", async () => {
+		const clock = manualClock();
+		await start({ shape: 'fixed-window', limit: 1, windowMs: 1000, clock, retryAfter: 'body' });
+		await get();
+		clock.now = 250;
+		const limited = await get();
+		expect([limited.status, limited.headers['retry-after'], limited.body.retry_after]).toEqual([
+			429,
+			undefined,
+			0.75,
+		]);
+		expect(limited.body.error.type).toBe('rate_limited');
+		sandbox.failNext({ status: 429, retryAfter: 1.5, retryAfterForm: 'body' });
+		const scripted = await get();
+		expect([scripted.headers['retry-after'], scripted.body.retry_after]).toEqual([undefined, 1.5]);
+	});
 });
 
 describe('rate-limit fields on every answer', () => {

@@ -94,6 +94,23 @@ test("a 429's Retry-After is the refused request's own wait: the run's other req
 	expect(paths).toHaveLength(41);
 });
 
+test("a 429 whose only hint is the body's retry_after (Discord's form) waits that long, not the backoff", async () => {
+	const ids = [...sandbox.store.messages.keys()].slice(0, 3);
+	sandbox.set({ rateLimit: null });
+	sandbox.failNext({
+		status: 429,
+		retryAfter: 2.2,
+		retryAfterForm: 'body',
+		match: { method: 'GET', path: `/v1/messages/${ids[0]}` },
+	});
+	const started = Date.now();
+	const { items, error } = await getEach(ids, 1);
+	expect(error).toBeUndefined();
+	expect(items.map((i) => i.json.id)).toEqual(ids);
+	expect(sandbox.requests.map((r) => r.status)).toEqual([429, 200, 200, 200]);
+	expect(Date.now() - started).toBeGreaterThanOrEqual(2200); // the backoff's first wait is about 0.5 s
+});
+
 test('a request waiting out a short 429 lends its place: the next items go meanwhile, never more requests at once than Parallel Requests', async () => {
 	const ids = [...sandbox.store.messages.keys()].slice(0, 20);
 	sandbox.set({ rateLimit: null });

@@ -3,6 +3,7 @@ const { Pacer, MAX_INTERVAL_MS } = require('../../dist/nodes/shared/transport/pa
 const {
 	parseRetryAfter,
 	parseRateLimitHeaders,
+	retryHintMs,
 	MAX_RETRY_AFTER_MS,
 } = require('../../dist/nodes/shared/transport/retryAfter');
 const {
@@ -46,6 +47,28 @@ describe('parseRetryAfter', () => {
 			parseRetryAfter({ 'retry-after': new Date(NOW + 7 * 86_400_000).toUTCString() }, NOW),
 		).toBe(MAX_RETRY_AFTER_MS);
 		expect(parseRetryAfter({ 'retry-after-ms': '99999999' }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+	});
+});
+
+describe('retryHintMs', () => {
+	test("the headers first, else the body's retry_after in seconds (Discord's, Telegram's), as JSON or text", () => {
+		const discord = { message: 'You are being rate limited.', retry_after: 0.346, global: false };
+		const telegram = { ok: false, error_code: 429, parameters: { retry_after: 35 } };
+		expect(retryHintMs({}, discord, NOW)).toBe(346);
+		expect(retryHintMs(undefined, JSON.stringify(telegram), NOW)).toBe(35_000);
+		expect(retryHintMs({ 'retry-after': '2' }, discord, NOW)).toBe(2000);
+		expect(retryHintMs({}, { retry_after: 3600 }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+		for (const body of [
+			{ retry_after: -1 },
+			{ retry_after: '5' },
+			{ error: { message: 'slow down' } },
+			'retry later',
+			'{"retry_after":',
+			[{ retry_after: 1 }],
+			null,
+		]) {
+			expect(retryHintMs({}, body, NOW)).toBeUndefined();
+		}
 	});
 });
 

@@ -105,8 +105,8 @@ export async function messagingApiRequest(
 			cancelSignal?.throwIfAborted();
 			outcome = await attempt(this, httpOptions, credentials, data, timeoutMs);
 			if ('response' in outcome) {
-				const { statusCode: status, headers } = outcome.response;
-				pacer.onResponse({ status, headers, startedAt, inFlight });
+				const { statusCode: status, headers, body } = outcome.response;
+				pacer.onResponse({ status, headers, body, startedAt, inFlight });
 			}
 		} finally {
 			pacer.settle();

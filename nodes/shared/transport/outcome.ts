@@ -6,7 +6,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiError, describeBody } from './errors';
 import type { Failure } from './retry';
-import { parseRetryAfter } from './retryAfter';
+import { retryHintMs } from './retryAfter';
 import type { ExpectedAnswer } from './types';
 
 export interface RawResponse {
@@ -26,7 +26,7 @@ export function failureOf(outcome: Outcome): Failure {
 		return {
 			kind: 'status',
 			status: response.statusCode,
-			retryAfterMs: parseRetryAfter(response.headers, Date.now()),
+			retryAfterMs: retryHintMs(response.headers, response.body, Date.now()),
 		};
 	}
 	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };

@@ -1,7 +1,7 @@
 import { AnnouncedLimits, remember } from './announcedLimits';
 import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from './retry';
-import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retryAfter';
+import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
 
 /**
  * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
@@ -61,6 +61,8 @@ export interface ResponseInfo {
 	status: number;
 	/** The response headers, any case; values may be arrays. */
 	headers: Record<string, unknown> | undefined;
+	/** The response body (a 429's may carry its retry_after). */
+	body?: unknown;
 	/** When the request started (the clock's time after its turn's wait). */
 	startedAt: number;
 	/** Requests in flight when it started, itself included (what admit() passed it). */
@@ -170,7 +172,7 @@ export class Pacer {
 			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
 			const asked = Math.min(
 				MAX_RETRY_AFTER_MS,
-				parseRetryAfter(info.headers, now) ??
+				retryHintMs(info.headers, info.body, now) ??
 					Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1)),
 			);
 			// The first refusal since a success is an event: the pace drops. A probe refused again, with no

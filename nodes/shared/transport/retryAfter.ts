@@ -65,6 +65,41 @@ export function parseRetryAfter(headers: HeaderBag, now: number): number | undef
 	return Number.isNaN(date) ? undefined : clamp(date - now);
 }
 
+/** The bodies read for a retry hint are small error objects; a larger text is not parsed. */
+const MAX_HINT_BODY_CHARS = 10_000;
+
+/** A JSON body as an object: parsed when it came as text, undefined when it is not an object. */
+function bodyObject(body: unknown): Record<string, unknown> | undefined {
+	let value = body;
+	if (typeof value === 'string' && value.length <= MAX_HINT_BODY_CHARS) {
+		try {
+			value = JSON.parse(value);
+		} catch {
+			return undefined;
+		}
+	}
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
+}
+
+/**
+ * The wait a refused request's answer asks for: its headers (parseRetryAfter), else `retry_after` in
+ * seconds in its JSON body, as Discord (`retry_after`) and Telegram (`parameters.retry_after`) send it.
+ */
+export function retryHintMs(headers: HeaderBag, body: unknown, now: number): number | undefined {
+	const fromHeaders = parseRetryAfter(headers, now);
+	if (fromHeaders !== undefined) return fromHeaders;
+	const object = bodyObject(body);
+	const parameters = bodyObject(object?.parameters);
+	const seconds = [object?.retry_after, parameters?.retry_after].find(
+		(value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
+	) as number | undefined;
+	return seconds === undefined
+		? undefined
+		: Math.min(MAX_RETRY_AFTER_MS, Math.ceil(seconds * 1000));
+}
+
 /** A reset: delta seconds, or an epoch time when large (see EPOCH_SECONDS_FROM). */
 function resetToMs(reset: number, now: number): number {
 	if (reset >= EPOCH_MS_FROM) return Math.max(0, reset - now);
