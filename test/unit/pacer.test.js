@@ -57,7 +57,14 @@ describe('retryHintMs', () => {
 		expect(retryHintMs({}, discord, NOW)).toBe(346);
 		expect(retryHintMs(undefined, JSON.stringify(telegram), NOW)).toBe(35_000);
 		expect(retryHintMs({ 'retry-after': '2' }, discord, NOW)).toBe(2000);
+		expect(retryHintMs({ 'retry-after': 'soon' }, discord, NOW)).toBe(346);
 		expect(retryHintMs({}, { retry_after: 3600 }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+		expect(retryHintMs({}, { errcode: 'M_LIMIT_EXCEEDED', retry_after_ms: 2000 }, NOW)).toBe(2000);
+		expect(retryHintMs({}, { retry_after: 1, parameters: { retry_after: 9 } }, NOW)).toBe(1000);
+		expect(retryHintMs({}, { ok: false, parameters: { retry_after: 9 } }, NOW)).toBe(9000);
+		expect(retryHintMs({}, `{"retry_after": 1, "pad": "${'x'.repeat(10_000)}"}`, NOW)).toBe(
+			undefined,
+		);
 		for (const body of [
 			{ retry_after: -1 },
 			{ retry_after: '5' },
@@ -144,16 +151,28 @@ describe('parseRateLimitHeaders', () => {
 			'x-ratelimit-remaining-tokens': '29000',
 			'x-ratelimit-reset-tokens': '2s',
 		});
+		// The budget refills continuously; its reset is when it is full: one request's share of it.
 		expect(parseRateLimitHeaders(openAi('120ms'), NOW)).toEqual({
 			limit: 500,
 			remaining: 499,
 			resetMs: 120,
 		});
-		expect(parseRateLimitHeaders(openAi('6m0s'), NOW).resetMs).toBe(360_000);
-		expect(parseRateLimitHeaders(openAi('1h2m3.5s'), NOW).resetMs).toBe(3_723_500);
-		for (const bad of ['6 m', '1x', 's', '-1s', '1s2']) {
+		const spent = (reset) => ({
+			...openAi(reset),
+			'x-ratelimit-remaining-requests': '0',
+		});
+		expect(parseRateLimitHeaders(spent('1m0s'), NOW).resetMs).toBe(120);
+		expect(parseRateLimitHeaders(spent('1h2m3.5s'), NOW).resetMs).toBe(3_723_500 / 500);
+		for (const bad of ['6 m', '1x', 's', '-1s', '1s2', '1e3s', `${'1'.repeat(16_000)}x`]) {
 			expect(parseRateLimitHeaders(openAi(bad), NOW)).toBeUndefined();
 		}
+		// Discord sends both: the relative Reset-After wins over the epoch Reset (a skewed clock moves that one).
+		const both = {
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': String(NOW / 1000 + 9),
+			'x-ratelimit-reset-after': '2.5',
+		};
+		expect(parseRateLimitHeaders(both, NOW).resetMs).toBe(2500);
 	});
 	test('every header form the sandbox sends reads back as the state it announced', () => {
 		const { HEADER_FORMS, rateLimitHeaders } = require('../../sandbox/limiters');
@@ -166,7 +185,7 @@ describe('parseRateLimitHeaders', () => {
 			['x-ratelimit', 100, 42, 7000],
 			['x-ratelimit-epoch', 100, 42, 7000],
 			['x-ratelimit-reset-after', 100, 42, 6500],
-			['x-ratelimit-requests', 100, 42, 6500],
+			['x-ratelimit-requests', 100, 42, 6500 / 58],
 			['ietf', 100, 42, 7000],
 			['ietf-draft-07', 100, 42, 7000],
 		]);
@@ -342,16 +361,37 @@ describe('Pacer', () => {
 		};
 		expect(spent(30)).toBe(30_000);
 		expect(spent(7200)).toBe(MAX_RETRY_AFTER_MS);
-		// OpenAI's form: the request budget spent, its reset as a duration.
-		const { clock, pacer } = manualPacer();
-		pacer.takeTurn();
-		const headers = {
-			'x-ratelimit-remaining-requests': '0',
-			'x-ratelimit-reset-requests': '12.5s',
-			'x-ratelimit-remaining-tokens': '9000',
+		// OpenAI's form: a spent request budget waits one request's share of its reset (12.5 s for 1 a minute
+		// but not 60 s for 500 a minute: that one is paced by its 429s), or the whole reset with no limit named.
+		const openAi = (limit, reset) => {
+			const { clock, pacer } = manualPacer();
+			pacer.takeTurn();
+			const headers = {
+				'x-ratelimit-remaining-requests': '0',
+				'x-ratelimit-reset-requests': reset,
+				'x-ratelimit-remaining-tokens': '9000',
+				...(limit === undefined ? {} : { 'x-ratelimit-limit-requests': String(limit) }),
+			};
+			pacer.onResponse({ status: 200, headers, startedAt: clock.now });
+			return pacer.takeTurn().wait;
 		};
-		pacer.onResponse({ status: 200, headers, startedAt: clock.now });
-		expect(pacer.takeTurn().wait).toBe(12_500);
+		expect(openAi(1, '12.5s')).toBe(12_500);
+		expect(openAi(undefined, '12.5s')).toBe(12_500);
+		expect(openAi(500, '59.9s')).toBe(0);
+	});
+	test("a 429's body names the wait when its headers do not: the pause after it follows that", () => {
+		const hold = (headers, body) => {
+			const { clock, pacer } = manualPacer();
+			for (let i = 0; i < 3; i++)
+				pacer.onResponse({ status: 200, headers: {}, startedAt: clock.now });
+			clock.now += 100;
+			pacer.takeTurn();
+			pacer.onResponse({ status: 429, headers, body, startedAt: clock.now - 50 });
+			pacer.onResponse({ status: 429, headers, body, startedAt: clock.now + 1 }); // the probe, refused
+			return pacer.takeTurn().wait;
+		};
+		// A probe's pause never passes the service's moment: 10 ms named in the body, else the default hold.
+		expect([hold({}, { retry_after: 0.01 }), hold({}, undefined)]).toEqual([10, 90]);
 	});
 });
 

@@ -26,7 +26,12 @@ export function failureOf(outcome: Outcome): Failure {
 		return {
 			kind: 'status',
 			status: response.statusCode,
-			retryAfterMs: retryHintMs(response.headers, response.body, Date.now()),
+			// Only a 429's body is read for a wait: a 5xx body's numbers were not written for this.
+			retryAfterMs: retryHintMs(
+				response.headers,
+				response.statusCode === 429 ? response.body : undefined,
+				Date.now(),
+			),
 		};
 	}
 	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };

@@ -83,21 +83,22 @@ function bodyObject(body: unknown): Record<string, unknown> | undefined {
 		: undefined;
 }
 
+const isWait = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
 /**
- * The wait a refused request's answer asks for: its headers (parseRetryAfter), else `retry_after` in
- * seconds in its JSON body, as Discord (`retry_after`) and Telegram (`parameters.retry_after`) send it.
+ * The wait a 429 asks for: its headers (parseRetryAfter), else its JSON body's `retry_after_ms`
+ * (Matrix) or `retry_after` in seconds, at the top (Discord) or under `parameters` (Telegram).
  */
 export function retryHintMs(headers: HeaderBag, body: unknown, now: number): number | undefined {
 	const fromHeaders = parseRetryAfter(headers, now);
 	if (fromHeaders !== undefined) return fromHeaders;
 	const object = bodyObject(body);
 	const parameters = bodyObject(object?.parameters);
-	const seconds = [object?.retry_after, parameters?.retry_after].find(
-		(value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
-	) as number | undefined;
-	return seconds === undefined
-		? undefined
-		: Math.min(MAX_RETRY_AFTER_MS, Math.ceil(seconds * 1000));
+	const milliseconds = [object?.retry_after_ms].find(isWait);
+	const seconds = [object?.retry_after, parameters?.retry_after].find(isWait);
+	const ms = milliseconds ?? (seconds === undefined ? undefined : seconds * 1000);
+	return ms === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.ceil(ms));
 }
 
 /** A reset: delta seconds, or an epoch time when large (see EPOCH_SECONDS_FROM). */
@@ -111,9 +112,12 @@ const DURATION_UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1
 
 /** A duration such as `1s`, `6m0s` or `59.5ms` (as OpenAI sends its resets), in milliseconds. */
 function durationMs(text: string): number | undefined {
-	const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
-	if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
-	return parts.reduce((ms, [, amount, unit]) => ms + Number(amount) * DURATION_UNIT_MS[unit], 0);
+	// Checked whole first (short, anchored: linear), so a hostile header costs nothing to refuse.
+	if (text.length > 64 || !/^(?:\d+(?:\.\d+)?(?:ms|h|m|s))+$/.test(text)) return undefined;
+	let ms = 0;
+	for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g))
+		ms += Number(amount) * DURATION_UNIT_MS[unit];
+	return ms;
 }
 
 /** A reset field: a number (see resetToMs) or a duration. */
@@ -138,9 +142,10 @@ function param(field: string, ...keys: string[]): number | undefined {
  *   `RateLimit-Policy: 100;w=60` (or `"default";q=100;w=60`); of several policies, the first;
  * - the older split form `RateLimit-Limit` / `-Remaining` / `-Reset`;
  * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (a limit such as `100, 100;w=60` names its window;
- *   `-Reset-After`, in seconds, when there is no `-Reset`);
+ *   `-Reset-After`, in seconds, preferred to `-Reset`);
  * - the request budget of `X-RateLimit-Limit-Requests` / `-Remaining-Requests` / `-Reset-Requests`
- *   (a reset such as `6m0s`); a token budget (`-Tokens`) is not a count of requests and is left alone.
+ *   (a reset such as `6m0s`, when the budget is full again; read as when the next request is due); a
+ *   token budget (`-Tokens`) is not a count of requests and is left alone.
  * Undefined when remaining or reset is missing or malformed: without both there is nothing to pace by.
  */
 export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
@@ -165,13 +170,16 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 		if (remaining !== undefined && resetMs !== undefined) break;
 		const field = (name: string) => headerValue(headers, `${prefix}${name}${suffix}`);
 		remaining = decimal(field('remaining'));
-		resetMs = resetFieldMs(
-			field('reset') ?? (suffix === '' ? field('reset-after') : undefined),
-			now,
-		);
+		// Discord's -Reset-After is relative, so a skewed local clock does not move it: preferred to -Reset.
+		const afterMs = suffix === '' ? resetFieldMs(field('reset-after'), now) : undefined;
+		resetMs = afterMs ?? resetFieldMs(field('reset'), now);
 		const limitField = field('limit');
 		limit = decimal(/^\s*([\d.]+)/.exec(limitField ?? '')?.[1]);
 		windowSeconds ??= limitField !== undefined ? param(limitField, 'w') : undefined;
+		// A request budget (OpenAI) refills continuously and its reset is when it is full again: with the
+		// limit known, the next request is due after the reset's share of one request.
+		if (suffix !== '' && resetMs !== undefined && remaining !== undefined && limit)
+			resetMs /= Math.max(1, limit - remaining);
 	}
 	if (remaining === undefined || resetMs === undefined) return undefined;
 	if (policy !== undefined)
