@@ -182,9 +182,11 @@ describe('service faults', () => {
 	});
 
 	test('HTML and empty error bodies still read well', async () => {
+		// A Get repeats a 500 (6 attempts in all); these fail every one.
 		sandbox.failNext({
 			status: 500,
 			html: '<html><body><h1>Internal Server Error</h1><p>upstream crashed</p></body></html>',
+			times: 6,
 		});
 		let { error } = await run({
 			resource: 'message',
@@ -192,15 +194,15 @@ describe('service faults', () => {
 			messageId: byId('msg_00000001'),
 		});
 		expect(error.message).toBe(
-			'The Messaging service failed (500): Internal Server Error upstream crashed',
+			'The Messaging service failed (500): Internal Server Error upstream crashed (gave up after 6 attempts)',
 		);
-		sandbox.failNext({ status: 500, html: '' });
+		sandbox.failNext({ status: 500, html: '', times: 6 });
 		({ error } = await run({
 			resource: 'message',
 			operation: 'get',
 			messageId: byId('msg_00000001'),
 		}));
-		expect(error.message).toBe('The Messaging service failed (500)');
+		expect(error.message).toBe('The Messaging service failed (500) (gave up after 6 attempts)');
 	});
 
 	test('429 and 503 are retried, honouring Retry-After; GET and PUT retried after a dropped connection', async () => {

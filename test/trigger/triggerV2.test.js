@@ -296,7 +296,8 @@ describe('Messaging Trigger v2: restarts', () => {
 		await host.tick();
 		await host.crash();
 		// The restart's check repeats the delivery (dropped: its execution exists), then its listing fails.
-		sandbox.failNext({ match: { method: 'GET', path: '/v1/messages' }, status: 500 });
+		// (A 400: not repeated by the transport, so the activation's check fails at once.)
+		sandbox.failNext({ match: { method: 'GET', path: '/v1/messages' }, status: 400 });
 		await host.start();
 		expect(host.duplicates).toHaveLength(1);
 		const second = () => host.executions.filter((e) => e.processNumber === 2);
@@ -333,7 +334,8 @@ describe('Messaging Trigger v2: restarts', () => {
 		advanceServiceClock();
 		send('while down');
 		// After the restart the lost delivery is read again by id: that read fails once.
-		sandbox.failNext({ match: { method: 'GET', path: /^\/v1\/messages\/[^/]+$/ }, status: 500 });
+		// (A 400: not repeated by the transport, so the read fails during the activation's check.)
+		sandbox.failNext({ match: { method: 'GET', path: /^\/v1\/messages\/[^/]+$/ }, status: 400 });
 		await host.start();
 		let second = host.executions.filter((e) => e.processNumber === 2);
 		expect(second.map((e) => texts(e.json))).toEqual([['while down']]);

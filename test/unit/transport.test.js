@@ -60,13 +60,13 @@ describe('which failures are retried', () => {
 		expect(isRetryable('POST', 'dropped')).toBe(false);
 		expect(isRetryable('POST', 'status', 500)).toBe(false);
 	});
-	test('GET, PUT and DELETE are repeated on 429, 502-504 and dropped connections, not on 4xx or 500', () => {
+	test('GET, PUT and DELETE are repeated on 429, 500 and 502-504 and dropped connections, not on 4xx, 501 or 505', () => {
 		for (const method of ['GET', 'PUT', 'DELETE']) {
-			expect(isRetryable(method, 'status', 429)).toBe(true);
-			expect(isRetryable(method, 'status', 503)).toBe(true);
+			for (const status of [429, 500, 502, 503, 504])
+				expect(isRetryable(method, 'status', status)).toBe(true);
 			expect(isRetryable(method, 'dropped')).toBe(true);
-			expect(isRetryable(method, 'status', 500)).toBe(false);
-			expect(isRetryable(method, 'status', 404)).toBe(false);
+			for (const status of [400, 404, 409, 501, 505])
+				expect(isRetryable(method, 'status', status)).toBe(false);
 		}
 	});
 	test('a timed-out request is retried like a dropped connection: never a POST', () => {

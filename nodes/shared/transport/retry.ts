@@ -53,6 +53,13 @@ export type RetryDecision =
 	| { retry: true; delayMs: number; rateLimited: boolean }
 	| { retry: false; reason: 'not-retryable' | 'exhausted' };
 
+/**
+ * Server errors worth repeating when repeating is safe: a 500 is as often a passing fault of one
+ * instance as a bug (a read that fails on every attempt is reported after them all); 501 and 505 say the
+ * request itself will never work.
+ */
+const RETRIED_STATUSES = [500, 502, 503, 504];
+
 /** Whether a failure may be repeated at all: never when a POST may have reached the service. */
 export function isRetryable(method: string, failure: Failure): boolean {
 	// A wrong Base URL or a stopped service does not heal in seconds: say so at once, naming the URL.
@@ -60,7 +67,7 @@ export function isRetryable(method: string, failure: Failure): boolean {
 	if (failure.status === 429) return true; // rejected by the rate limiter, not processed
 	const idempotent = method !== 'POST';
 	if (failure.kind === 'dropped' || failure.kind === 'timeout') return idempotent;
-	return idempotent && (failure.status === 502 || failure.status === 503 || failure.status === 504);
+	return idempotent && RETRIED_STATUSES.includes(failure.status ?? 0);
 }
 
 export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
