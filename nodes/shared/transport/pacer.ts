@@ -1,6 +1,7 @@
-import { AnnouncedLimits, remember } from './announcedLimits';
+import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from './retry';
+import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
 import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
 
 /**
@@ -12,7 +13,7 @@ import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
  * - Retry-After says when to retry the refused request (the transport waits that long for it), not how
  *   far apart requests go, nor that the whole run must stop: the pace is learned from the answers.
  * - A 429 is an event when its request started after the last event was acted on (requests started
- *   before were sent at the old pace and repeat the same news). At an event the rate drops to what the
+ *   before were sent at the old pace and repeat the same news); the rate is RateEstimate's. At an event the rate drops to what the
  *   service accepted in the last HORIZON_MS (a window's quota, a bucket's refill), kept between a
  *   quarter and nine tenths of the pace that failed; as the requests in flight at the event answer, to
  *   the share of them accepted when that is higher (a bucket accepts its own rate). Starts pause long
@@ -37,20 +38,7 @@ import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
 export const DEFAULT_HOLD_MS = 250;
 /** The transport's longest backoff: a wall nobody names is probed at least this often. */
 const MAX_HOLD_MS = DEFAULT_RETRY.maxDelayMs;
-/** The slowest pace: one start per this many ms, so a storm never stalls the run. */
-export const MAX_INTERVAL_MS = 2_000;
-const DECREASE_MAX = 0.9;
-const DECREASE_MIN = 0.25;
-/** The share of the in-flight requests' acceptance trusted as the service's rate. */
-const SHARE_MARGIN = 0.9;
-/** Per second of successes: the rate's growth up to what the service was seen to accept, and above it. */
-const GROWTH_PER_SECOND = 0.1;
-const PROBE_PER_SECOND = 0.01;
-const MAX_PROBE_PER_SECOND = 0.2;
-const PROBE_DOUBLING_MS = 2000;
-/** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
-const HORIZON_MS = 1000;
-const SEEN_MARGIN = 0.95;
+export { MAX_INTERVAL_MS };
 
 export interface PacerOptions {
 	/** Epoch milliseconds; Date.now by default. */
@@ -85,25 +73,13 @@ export class Pacer {
 	/** When a 429 last paused the starts: a turn taken before is taken again (resume). */
 	private pausedAt = -Infinity;
 	private nextStart = 0;
-	/** Requests per second; Infinity until the first 429. */
-	private rate = Infinity;
-	/** The rate at the last 429 event, and what the service was seen to accept then. */
-	private failedRate = Infinity;
-	private learnedRate = Infinity;
-	private lastEventAt: number | undefined;
-	private firstStartAt: number | undefined;
-	private lastIncreaseAt = 0;
+	private readonly estimate = new RateEstimate();
 	private eventsWithoutSuccess = 0;
-	/** Starts reserved since the last event. */
-	private starts = 0;
-	/** Requests that started up to `to` were reserved before the last slowdown, at the old pace. */
-	private cohort = { from: 0, to: -Infinity, answered: 0, accepted: 0, floor: 0 };
 	private latencyMs = 0;
 	private lastReservedStart = -Infinity;
 	private readonly announcedLimits = new AnnouncedLimits();
-	/** Whether the next start is a probe after an event's pause, and the starts of accepted requests. */
+	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
-	private acceptedStarts: number[] = [];
 
 	private readonly gate: InFlightGate;
 
@@ -115,8 +91,7 @@ export class Pacer {
 	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
 	takeTurn(): Turn {
 		const now = this.now();
-		this.firstStartAt ??= now;
-		this.starts += 1;
+		this.estimate.recordStart(now);
 		const start = this.announcedLimits.earliestStart(
 			Math.max(now, this.holdUntil, this.nextStart),
 			now,
@@ -126,9 +101,9 @@ export class Pacer {
 		if (this.probePending) {
 			// The first start after a 429's hold goes alone: the next waits for its answer to be due.
 			this.probePending = false;
-			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.rate);
-		} else if (this.rate !== Infinity)
-			this.nextStart = start + Math.min(MAX_INTERVAL_MS, 1000 / this.rate);
+			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.estimate.rate);
+		} else if (this.estimate.rate !== Infinity)
+			this.nextStart = start + Math.min(MAX_INTERVAL_MS, 1000 / this.estimate.rate);
 		return { wait: start - now, start, reservedAt: now };
 	}
 
@@ -166,8 +141,8 @@ export class Pacer {
 		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
 		const { cap } = this.gate;
 		if (info.status === 429 && cap !== undefined && (info.inFlight ?? 0) > cap) return;
-		const fresh = info.startedAt > this.cohort.to;
-		if (!fresh && info.startedAt > this.cohort.from) this.countCohort(info.status !== 429);
+		const fresh = this.estimate.isFresh(info.startedAt);
+		this.estimate.countAnswer(info.startedAt, info.status !== 429);
 		if (info.status === 429) {
 			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
 			const asked = Math.min(
@@ -178,8 +153,8 @@ export class Pacer {
 			// The first refusal since a success is an event: the pace drops. A probe refused again, with no
 			// success between, meets a wall (a spent window or quota): the pace stays, the pause grows.
 			const wall = this.eventsWithoutSuccess > 0;
-			if (!wall) this.slowDown(now);
-			else this.eventsWithoutSuccess += 1;
+			if (!wall) this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
+			this.eventsWithoutSuccess += 1;
 			// Probes double their spacing while refused, never past the service's moment.
 			const probeGap = this.briefHoldMs() * 2 ** (this.eventsWithoutSuccess - 1);
 			this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
@@ -187,77 +162,15 @@ export class Pacer {
 			this.pausedAt = now;
 			this.nextStart = 0;
 			this.probePending = true;
-			this.cohort.to = Math.max(this.cohort.to, now, this.lastReservedStart);
+			this.estimate.extendCohort(Math.max(now, this.lastReservedStart));
 			return;
 		}
-		remember(this.acceptedStarts, info.startedAt);
 		this.eventsWithoutSuccess = 0;
-		if (this.rate === Infinity || !fresh) return;
-		const seconds = Math.min(
-			1,
-			Math.max(0, now - Math.max(this.lastIncreaseAt, this.holdUntil)) / 1000,
-		);
-		// Quickly back up to what the service was seen to accept, then a probe above it that grows the longer
-		// the service accepts everything (doubling every PROBE_DOUBLING_MS without a 429, up to 20%/s): an
-		// estimate taken too low, early in a run, does not stay.
-		const quiet = Math.max(0, now - (this.lastEventAt ?? now));
-		const probe = Math.min(
-			MAX_PROBE_PER_SECOND,
-			PROBE_PER_SECOND * 2 ** (quiet / PROBE_DOUBLING_MS),
-		);
-		const growth = Math.max(this.rate < this.learnedRate ? GROWTH_PER_SECOND : 0, probe);
-		this.rate *= 1 + growth * seconds;
-		this.lastIncreaseAt = now;
-	}
-
-	/** Accepted requests that started from `from` on. */
-	private acceptedSince(from: number): number {
-		let count = 0;
-		for (let i = this.acceptedStarts.length - 1; i >= 0 && this.acceptedStarts[i] >= from; i--)
-			count++;
-		return count;
+		this.estimate.onAccepted(info.startedAt, now, fresh, this.holdUntil);
 	}
 
 	/** Long enough for the requests in flight to answer, and for one start at the new pace. */
 	private briefHoldMs(): number {
-		return Math.max(this.latencyMs, 1000 / this.rate);
-	}
-
-	/** One decrease per 429 event. */
-	private slowDown(now: number): void {
-		const seconds = Math.max(0.001, (now - (this.lastEventAt ?? this.firstStartAt ?? now)) / 1000);
-		const current = this.rate !== Infinity ? this.rate : this.starts / seconds;
-		// What the service accepted over the last horizon: a window's whole quota, a bucket's refill.
-		const seen = this.acceptedSince(now - HORIZON_MS) / (HORIZON_MS / 1000);
-		const decreased = Math.min(
-			current * DECREASE_MAX,
-			Math.max(current * DECREASE_MIN, seen * SEEN_MARGIN),
-		);
-		this.failedRate = current;
-		this.learnedRate = seen * SEEN_MARGIN;
-		this.rate = Math.max(1000 / MAX_INTERVAL_MS, decreased);
-		this.lastEventAt = this.lastIncreaseAt = now;
-		const inFlightSince = now - 2 * this.latencyMs;
-		this.cohort = {
-			from: inFlightSince,
-			to: Math.max(now, this.lastReservedStart),
-			answered: 0,
-			accepted: 0,
-			floor: this.rate,
-		};
-		this.eventsWithoutSuccess += 1;
-		this.starts = 0;
-	}
-
-	/** The requests in flight at the event: the share of them accepted is the share of the pace the service takes. */
-	private countCohort(accepted: boolean): void {
-		const cohort = this.cohort;
-		cohort.answered += 1;
-		if (accepted) cohort.accepted += 1;
-		const share = this.failedRate * (cohort.accepted / cohort.answered) * SHARE_MARGIN;
-		this.rate = this.learnedRate = Math.min(
-			this.failedRate * DECREASE_MAX,
-			Math.max(cohort.floor, share),
-		);
+		return Math.max(this.latencyMs, 1000 / this.estimate.rate);
 	}
 }
