@@ -135,7 +135,12 @@ function simulate({
 		stats.reserves += 1;
 		// As the transport: after its turn (taken again when a 429 paused the starts meanwhile), a request
 		// waits for a place among those in flight.
-		wait(attempts, pacer.takeTurn(), () => pacer.admit((inFlight) => send(attempts, inFlight)));
+		// A place, or (having waited for an answer to renew an announced quota) a new turn.
+		wait(attempts, pacer.takeTurn(), () =>
+			pacer.admit((inFlight) =>
+				inFlight === undefined ? attempt(attempts, 0) : send(attempts, inFlight),
+			),
+		);
 	};
 	const wait = (attempts, turn, then) => {
 		stats.longestWaitMs = Math.max(stats.longestWaitMs, turn.wait);

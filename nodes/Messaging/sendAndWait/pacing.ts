@@ -25,7 +25,7 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.onResponse(info);
 	}
 
-	admit(start: (inFlight: number) => void): void {
+	admit(start: (inFlight: number | undefined) => void): void {
 		this.shared.admit(start);
 	}
 

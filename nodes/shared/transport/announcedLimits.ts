@@ -18,7 +18,8 @@ export function remember(list: number[], value: number): void {
  * window (RateLimit-Policy `w=`), never more than `limit` starts per window, and once the announced
  * `remaining` is spent, one start per window/limit; a spent quota whose reset is more than
  * RESET_RESOLUTION_MS away holds everything until then. A reset of a second or less, rounded to whole
- * seconds, says too little to pace by: those services are paced by their 429s.
+ * seconds, says too little to pace by as time; it is used as a count instead (freeStarts): once the
+ * announced `remaining` is spent by the requests sent since, more wait for an answer (an ACK clock).
  */
 export class AnnouncedLimits {
 	private limit: number | undefined;
@@ -26,9 +27,30 @@ export class AnnouncedLimits {
 	private announced: { remaining: number; resetAt: number; startedAt: number } | undefined;
 	/** Every start, from the first request on: the first answer's limits count the starts before it. */
 	private readonly starts: number[] = [];
+	/** When each request was sent (a reserved start may be sent later, after waiting for its place). */
+	private readonly sent: number[] = [];
 
 	recordStart(start: number): void {
 		remember(this.starts, start);
+	}
+
+	/** A request leaves now. */
+	recordSent(at: number): void {
+		remember(this.sent, at);
+	}
+
+	/**
+	 * How many more requests may be sent now by the last announcement that names no window: its
+	 * `remaining` less the requests sent after the announcing one (Infinity without such an announcement,
+	 * or once its reset passed). A named window is paced by earliestStart instead.
+	 */
+	freeStarts(now: number): number {
+		const announced = this.announced;
+		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
+		let sentSince = 0;
+		for (let i = this.sent.length - 1; i >= 0 && this.sent[i] > announced.startedAt; i--)
+			sentSince++;
+		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 
 	/** A reserved start that did not happen (its turn was taken again). */

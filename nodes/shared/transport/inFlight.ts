@@ -103,6 +103,11 @@ export class InFlightGate {
 
 	constructor(private readonly now: () => number) {}
 
+	/** Whether any admitted request is unsettled, or waiting for its place. */
+	get busy(): boolean {
+		return this.inFlight + this.waiting.length > 0;
+	}
+
 	get cap(): number | undefined {
 		return this.knownCap;
 	}

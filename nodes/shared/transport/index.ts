@@ -97,8 +97,10 @@ export async function messagingApiRequest(
 			await sleep(turn.wait, cancelSignal);
 			if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
 		}
-		// Then a place among the requests in flight (bounded only once the service showed a cap on them).
-		const inFlight = await new Promise<number>((admitted) => pacer.admit(admitted));
+		// Then a place among the requests in flight (bounded only once the service showed a cap on them);
+		// none, but a new turn, when it waited for an answer to renew the announced quota.
+		const inFlight = await new Promise<number | undefined>((admitted) => pacer.admit(admitted));
+		if (inFlight === undefined) continue;
 		const startedAt = Date.now();
 		let outcome: Outcome;
 		try {

@@ -31,7 +31,8 @@ import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
  *   rate's.
  * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
  *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
- * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits).
+ * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits): a named window by
+ *   spacing the starts; a bare `remaining` as a count, the requests beyond it waiting for an answer.
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */
@@ -80,6 +81,8 @@ export class Pacer {
 	private readonly announcedLimits = new AnnouncedLimits();
 	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
+	/** Requests past their turn that wait for an answer to renew the announced quota. */
+	private readonly awaitingQuota: Array<(inFlight: number | undefined) => void> = [];
 
 	private readonly gate: InFlightGate;
 
@@ -119,15 +122,27 @@ export class Pacer {
 
 	/**
 	 * Calls `start` with the number of requests in flight (itself included) once one more may be in
-	 * flight: at once, or when another settles. Every admitted request is settled exactly once.
+	 * flight: at once, or when another settles. Every admitted request is settled exactly once. While the
+	 * announced quota is spent, a request waits for an answer instead, then is told to take a new turn
+	 * (`start(undefined)`): what that answer announced, and any pause since, applies to it.
 	 */
-	admit(start: (inFlight: number) => void): void {
-		this.gate.admit(start);
+	admit(start: (inFlight: number | undefined) => void): void {
+		if (this.gate.busy && this.announcedLimits.freeStarts(this.now()) < 1) {
+			this.awaitingQuota.push(start);
+			return;
+		}
+		this.gate.admit((inFlight) => {
+			this.announcedLimits.recordSent(this.now());
+			start(inFlight);
+		});
 	}
 
-	/** An admitted request is over, answered or not. */
+	/** An admitted request is over, answered or not: what its answer announced may free waiting ones. */
 	settle(): void {
 		this.gate.settle();
+		// With nothing in flight, no answer will come: one goes (its turn still waits for any pause).
+		const free = this.gate.busy ? this.announcedLimits.freeStarts(this.now()) : 1;
+		for (const retake of this.awaitingQuota.splice(0, free)) retake(undefined);
 	}
 
 	/** Every answer: success, 429 or any other status. */
