@@ -342,10 +342,29 @@ describe('Pacer', () => {
 			headers: { ratelimit: 'limit=10, remaining=9, reset=1', 'ratelimit-policy': '10;w=1' },
 			startedAt: NOW,
 		});
+		pacer.settle();
 		const waits = Array.from({ length: 20 }, () => pacer.takeTurn().wait);
 		// 10 starts in the first second (the first one included), the 11th a window after the first.
 		expect(waits.filter((w) => w < 970)).toHaveLength(9);
 		expect(Math.min(...waits.slice(9))).toBeGreaterThanOrEqual(970);
+	});
+	test('a named window counts an answered request from its answer: a first wave answered slowly frees the window later', () => {
+		const { clock, pacer } = manualPacer();
+		const policy = (remaining) => ({
+			ratelimit: `limit=10, remaining=${remaining}, reset=1`,
+			'ratelimit-policy': '10;w=1',
+		});
+		for (let i = 0; i < 10; i++) (pacer.takeTurn(), pacer.admit(() => {}));
+		// The first wave is answered 300 ms after it left (a first connection, a cold service): the
+		// service counted it then, so its window ends 300 ms later than its starts say.
+		clock.now += 300;
+		for (let i = 0; i < 10; i++) {
+			pacer.onResponse({ status: 200, headers: policy(9 - i), startedAt: NOW, inFlight: 10 - i });
+			pacer.settle();
+		}
+		const wait = pacer.takeTurn().wait;
+		expect(wait).toBeGreaterThanOrEqual(1000);
+		expect(wait).toBeLessThanOrEqual(1000 * 1.02 + 1);
 	});
 	test('a spent quota with a far reset holds until the reset, at most MAX_RETRY_AFTER_MS', () => {
 		const spent = (resetSeconds) => {

@@ -29,9 +29,19 @@ export class AnnouncedLimits {
 	private readonly starts: number[] = [];
 	/** When each request was sent (a reserved start may be sent later, after waiting for its place). */
 	private readonly sent: number[] = [];
+	/** When each accepted request was answered: the service counted it at the latest then. */
+	private readonly accepted: number[] = [];
+	/** Starts reserved and not over yet (sent and unsettled, or still waiting). */
+	private pending = 0;
 
 	recordStart(start: number): void {
 		remember(this.starts, start);
+		this.pending += 1;
+	}
+
+	/** A reserved start is over: its request settled, or the turn will be taken again. */
+	endReservation(): void {
+		this.pending = Math.max(0, this.pending - 1);
 	}
 
 	/** A request leaves now. */
@@ -57,10 +67,17 @@ export class AnnouncedLimits {
 	forgetStart(start: number): void {
 		const index = this.starts.lastIndexOf(start);
 		if (index >= 0) this.starts.splice(index, 1);
+		this.endReservation();
 	}
 
 	/** An answer's headers; an older request's answer, arriving late, knows less than the newest one. */
-	read(headers: Record<string, unknown> | undefined, startedAt: number, now: number): void {
+	read(
+		headers: Record<string, unknown> | undefined,
+		startedAt: number,
+		now: number,
+		accepted = true,
+	): void {
+		if (accepted) remember(this.accepted, now);
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
 		if (state.limit !== undefined) this.limit = state.limit;
@@ -73,9 +90,15 @@ export class AnnouncedLimits {
 		if (!this.announced) return start;
 		const { limit, windowMs, starts } = this;
 		const perWindow = limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED;
-		if (perWindow && starts.length >= limit) {
-			// At most `limit` starts in any window (a fixed window is one of them): the oldest must leave it.
-			const free = starts[starts.length - limit] + windowMs * (1 + WINDOW_MARGIN);
+		if (perWindow) {
+			// At most `limit` requests in any window (a fixed window is one of them): the oldest must leave
+			// it. The service counts a request when it decides it, at the latest when it answers: an answered
+			// one counts from its answer (a first wave answered slowly is counted later than it started).
+			const span = windowMs * (1 + WINDOW_MARGIN);
+			let free = starts.length >= limit ? starts[starts.length - limit] + span : -Infinity;
+			const room = limit - 1 - this.pending;
+			if (room >= 0 && this.accepted.length > room)
+				free = Math.max(free, this.accepted[this.accepted.length - 1 - room] + span);
 			start = Math.max(start, Math.min(free, now + MAX_RETRY_AFTER_MS));
 		}
 		const { remaining, resetAt, startedAt } = this.announced;

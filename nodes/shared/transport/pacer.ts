@@ -128,6 +128,7 @@ export class Pacer {
 	 */
 	admit(start: (inFlight: number | undefined) => void): void {
 		if (this.gate.busy && this.announcedLimits.freeStarts(this.now()) < 1) {
+			this.announcedLimits.endReservation(); // its turn will be taken again
 			this.awaitingQuota.push(start);
 			return;
 		}
@@ -140,6 +141,7 @@ export class Pacer {
 	/** An admitted request is over, answered or not: what its answer announced may free waiting ones. */
 	settle(): void {
 		this.gate.settle();
+		this.announcedLimits.endReservation();
 		// With nothing in flight, no answer will come: one goes (its turn still waits for any pause).
 		const free = this.gate.busy ? this.announcedLimits.freeStarts(this.now()) : 1;
 		for (const retake of this.awaitingQuota.splice(0, free)) retake(undefined);
@@ -150,7 +152,7 @@ export class Pacer {
 		const now = this.now();
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
-		this.announcedLimits.read(info.headers, info.startedAt, now);
+		this.announcedLimits.read(info.headers, info.startedAt, now, info.status < 300);
 		if (info.inFlight !== undefined) this.gate.learn(info.status, info.startedAt, info.inFlight);
 		if (info.status >= 500) return; // says nothing about the rate limit
 		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
