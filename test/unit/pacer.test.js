@@ -354,14 +354,23 @@ describe('Pacer', () => {
 			ratelimit: `limit=10, remaining=${remaining}, reset=1`,
 			'ratelimit-policy': '10;w=1',
 		});
-		for (let i = 0; i < 10; i++) (pacer.takeTurn(), pacer.admit(() => {}));
-		// The first wave is answered 300 ms after it left (a first connection, a cold service): the
-		// service counted it then, so its window ends 300 ms later than its starts say.
-		clock.now += 300;
-		for (let i = 0; i < 10; i++) {
-			pacer.onResponse({ status: 200, headers: policy(9 - i), startedAt: NOW, inFlight: 10 - i });
+		const answer = (remaining, startedAt) => {
+			pacer.onResponse({ status: 200, headers: policy(remaining), startedAt, inFlight: 1 });
 			pacer.settle();
-		}
+		};
+		// One request answered in 20 ms: no request reaches the service sooner than that.
+		pacer.takeTurn();
+		pacer.admit(() => {});
+		clock.now += 20;
+		answer(9, NOW);
+		// The nine others are answered 300 ms after they left (a first connection, a cold service): the
+		// service counted them then, so the window they fill ends 300 ms later than their starts say.
+		for (let i = 0; i < 9; i++) (pacer.takeTurn(), pacer.admit(() => {}));
+		clock.now += 300;
+		for (let i = 0; i < 9; i++) answer(8 - i, NOW + 20);
+		// The 11th may start a window after the first was counted (less the 20 ms it takes to arrive)...
+		expect(pacer.takeTurn().wait).toBe(NOW + 20 + 1020 - 20 - clock.now);
+		// ...the 12th a window after the slow ones were, not a window after they started.
 		const wait = pacer.takeTurn().wait;
 		expect(wait).toBeGreaterThanOrEqual(1000);
 		expect(wait).toBeLessThanOrEqual(1000 * 1.02 + 1);

@@ -85,20 +85,27 @@ export class AnnouncedLimits {
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
 	}
 
-	/** The earliest start the announced limits allow, from `start` on (before it is recorded). */
-	earliestStart(start: number, now: number): number {
+	/**
+	 * The earliest start the announced limits allow, from `start` on (before it is recorded); no request
+	 * reaches the service's decision sooner than `fastestMs` after it starts.
+	 */
+	earliestStart(start: number, now: number, fastestMs = 0): number {
 		if (!this.announced) return start;
 		const { limit, windowMs, starts } = this;
 		const perWindow = limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED;
 		if (perWindow) {
 			// At most `limit` requests in any window (a fixed window is one of them): the oldest must leave
-			// it. The service counts a request when it decides it, at the latest when it answers: an answered
-			// one counts from its answer (a first wave answered slowly is counted later than it started).
+			// it. The service counts a request when it decides it, at the latest when it answers, and this one
+			// no sooner than the fastest answer came: an answered request counts from its answer (a first
+			// wave answered slowly is counted later than it started).
 			const span = windowMs * (1 + WINDOW_MARGIN);
 			let free = starts.length >= limit ? starts[starts.length - limit] + span : -Infinity;
 			const room = limit - 1 - this.pending;
 			if (room >= 0 && this.accepted.length > room)
-				free = Math.max(free, this.accepted[this.accepted.length - 1 - room] + span);
+				free = Math.max(
+					free,
+					this.accepted[this.accepted.length - 1 - room] + span - Math.min(fastestMs, span),
+				);
 			start = Math.max(start, Math.min(free, now + MAX_RETRY_AFTER_MS));
 		}
 		const { remaining, resetAt, startedAt } = this.announced;

@@ -77,6 +77,8 @@ export class Pacer {
 	private readonly estimate = new RateEstimate();
 	private eventsWithoutSuccess = 0;
 	private latencyMs = 0;
+	/** The fastest answer so far: no request of this run reaches the service's decision sooner. */
+	private fastestMs = Infinity;
 	private lastReservedStart = -Infinity;
 	private readonly announcedLimits = new AnnouncedLimits();
 	/** Whether the next start is a probe after an event's pause. */
@@ -98,6 +100,7 @@ export class Pacer {
 		const start = this.announcedLimits.earliestStart(
 			Math.max(now, this.holdUntil, this.nextStart),
 			now,
+			this.fastestMs,
 		);
 		this.announcedLimits.recordStart(start);
 		this.lastReservedStart = start;
@@ -152,6 +155,7 @@ export class Pacer {
 		const now = this.now();
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
+		this.fastestMs = Math.min(this.fastestMs, latency);
 		this.announcedLimits.read(info.headers, info.startedAt, now, info.status < 300);
 		if (info.inFlight !== undefined) this.gate.learn(info.status, info.startedAt, info.inFlight);
 		if (info.status >= 500) return; // says nothing about the rate limit
