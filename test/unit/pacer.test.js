@@ -314,6 +314,34 @@ describe('Pacer', () => {
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000 / 180);
 		for (const gap of gaps) expect(gap).toBeLessThanOrEqual(MAX_INTERVAL_MS);
 	});
+	test("under a named window a 429 slows the pace to no less than 90% of the window's rate: the window keeps its own count", () => {
+		/** The longest gap between starts after a 429 that follows 100 answers at 200/s. */
+		const gapAfter429 = (headers) => {
+			const { clock, pacer } = manualPacer();
+			for (let i = 0; i < 100; i++) {
+				pacer.takeTurn();
+				const startedAt = clock.now;
+				clock.now += 25;
+				pacer.onResponse({ status: 200, headers, startedAt });
+				pacer.settle();
+				clock.now -= 20;
+			}
+			const startedAt = clock.now;
+			pacer.takeTurn();
+			clock.now += 25;
+			pacer.onResponse({ status: 429, headers: { ...headers, 'retry-after': '1' }, startedAt });
+			pacer.settle();
+			const waits = Array.from({ length: 12 }, () => pacer.takeTurn().wait);
+			return Math.max(...waits.slice(2).map((w, i) => w - waits[i + 1]));
+		};
+		// Without a window: 100 accepted in the last second, about 95/s.
+		expect(gapAfter429({})).toBeGreaterThan(1000 / 120);
+		const window = {
+			ratelimit: 'limit=190, remaining=100, reset=1',
+			'ratelimit-policy': '190;w=1',
+		};
+		expect(gapAfter429(window)).toBeLessThanOrEqual(1000 / (0.9 * 190) + 0.01);
+	});
 	test("turns taken before a 429's pause are taken again behind its probe; turns taken after it stand", () => {
 		const { clock, pacer } = warmedUp();
 		const startedAt = clock.now;

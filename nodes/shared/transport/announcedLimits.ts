@@ -63,6 +63,12 @@ export class AnnouncedLimits {
 		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 
+	/** Requests per second a named window allows (limit per window), if the service names one. */
+	windowRate(): number | undefined {
+		const { limit, windowMs } = this;
+		return limit !== undefined && windowMs !== undefined ? (limit * 1000) / windowMs : undefined;
+	}
+
 	/** A reserved start that did not happen (its turn was taken again). */
 	forgetStart(start: number): void {
 		const index = this.starts.lastIndexOf(start);
