@@ -609,6 +609,24 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		pacer.settle();
 		expect(events.slice(5)).toEqual(['e turn again']);
 	});
+	test('a turn given up (its wait cancelled) with nothing in flight lets a waiting request go: none waits for an answer that will not come', () => {
+		const { clock, pacer } = manualPacer();
+		const events = [];
+		const admit = (name) => pacer.admit((n) => events.push(`${name} ${n ?? 'turn again'}`));
+		admit('a');
+		clock.now += 1;
+		admit('b');
+		clock.now += 30;
+		pacer.onResponse({ status: 200, headers: quota(0), startedAt: NOW, inFlight: 1 });
+		pacer.settle();
+		admit('c'); // b in flight, nothing left: c waits
+		admit('d');
+		pacer.settle(); // b fails without an answer: nothing in flight, c goes to take a new turn
+		expect(events.slice(2)).toEqual(['c turn again']);
+		pacer.takeTurn();
+		pacer.abandonTurn(); // c's new turn is cancelled before it is admitted: d goes
+		expect(events.slice(3)).toEqual(['d turn again']);
+	});
 	test('its reset passed, or the service names a window (paced by time instead): no waiting for answers', () => {
 		for (const headers of [
 			quota(0),

@@ -33,6 +33,10 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.settle();
 	}
 
+	abandonTurn(): void {
+		this.shared.abandonTurn();
+	}
+
 	takeTurn(): Turn {
 		return this.checked(this.shared.takeTurn());
 	}

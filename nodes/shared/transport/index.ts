@@ -93,9 +93,15 @@ export async function messagingApiRequest(
 	let droppedBefore = false;
 	for (;;) {
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
-		for (let turn = pacer.takeTurn(); turn.wait > 0; turn = pacer.resume(turn)) {
-			await sleep(turn.wait, cancelSignal);
-			if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
+		let turnTaken = false;
+		try {
+			for (let turn = pacer.takeTurn(); turn.wait > 0; turn = pacer.resume(turn)) {
+				await sleep(turn.wait, cancelSignal);
+				if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
+			}
+			turnTaken = true;
+		} finally {
+			if (!turnTaken) pacer.abandonTurn(); // cancelled while waiting: the turn is given up, not taken
 		}
 		// Then a place among the requests in flight (bounded only once the service showed a cap on them);
 		// none, but a new turn, when it waited for an answer to renew the announced quota.

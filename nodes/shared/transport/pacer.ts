@@ -68,7 +68,10 @@ export interface Turn {
 }
 
 /** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
-export type RequestPace = Pick<Pacer, 'takeTurn' | 'resume' | 'admit' | 'settle' | 'onResponse'>;
+export type RequestPace = Pick<
+	Pacer,
+	'takeTurn' | 'resume' | 'abandonTurn' | 'admit' | 'settle' | 'onResponse'
+>;
 
 export class Pacer {
 	private readonly now: () => number;
@@ -126,6 +129,15 @@ export class Pacer {
 	}
 
 	/**
+	 * A turn given up before its request was admitted (its wait was cancelled): it no longer counts, and
+	 * with nothing in flight a request waiting for an answer goes instead, as none will come.
+	 */
+	abandonTurn(): void {
+		this.announcedLimits.endReservation();
+		this.releaseAwaitingQuota();
+	}
+
+	/**
 	 * Calls `start` with the number of requests in flight (itself included) once one more may be in
 	 * flight: at once, or when another settles. Every admitted request is settled exactly once. While the
 	 * announced quota is spent, a request waits for an answer instead, then is told to take a new turn
@@ -147,8 +159,13 @@ export class Pacer {
 	settle(): void {
 		this.gate.settle();
 		this.announcedLimits.endReservation();
-		// With nothing in flight, no answer will come: one goes (its turn still waits for any pause).
+		this.releaseAwaitingQuota();
+	}
+
+	/** As the announced quota allows; with nothing in flight, no answer will come: one goes. */
+	private releaseAwaitingQuota(): void {
 		const free = this.gate.busy ? this.announcedLimits.freeStarts(this.now()) : 1;
+		// Each takes a new turn, which still waits for any pause.
 		for (const retake of this.awaitingQuota.splice(0, free)) retake(undefined);
 	}
 
