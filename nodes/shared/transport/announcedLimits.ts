@@ -13,6 +13,13 @@ export function remember(list: number[], value: number): void {
 	if (list.length > 2 * MAX_REMEMBERED) list.splice(0, MAX_REMEMBERED);
 }
 
+/** How many of the times in `list` (in order, oldest first) are after `time`. */
+function countAfter(list: number[], time: number): number {
+	let count = 0;
+	for (let i = list.length - 1; i >= 0 && list[i] > time; i--) count++;
+	return count;
+}
+
 /**
  * The limits a service announces in its rate-limit headers, and the starts they allow. With a named
  * window (RateLimit-Policy `w=`), never more than `limit` starts per window, and once the announced
@@ -57,9 +64,7 @@ export class AnnouncedLimits {
 	freeStarts(now: number): number {
 		const announced = this.announced;
 		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
-		let sentSince = 0;
-		for (let i = this.sent.length - 1; i >= 0 && this.sent[i] > announced.startedAt; i--)
-			sentSince++;
+		const sentSince = countAfter(this.sent, announced.startedAt);
 		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 
@@ -116,8 +121,7 @@ export class AnnouncedLimits {
 		}
 		const { remaining, resetAt, startedAt } = this.announced;
 		// Starts after the announcing request were not counted in its `remaining` yet.
-		let unseen = 0;
-		for (let i = starts.length - 1; i >= 0 && starts[i] > startedAt; i--) unseen++;
+		const unseen = countAfter(starts, startedAt);
 		if (remaining - unseen >= 1 || start >= resetAt) return start;
 		if (resetAt - now > RESET_RESOLUTION_MS) {
 			return Math.max(start, Math.min(resetAt, now + MAX_RETRY_AFTER_MS));
