@@ -80,6 +80,7 @@ const JITTER_MS = 10;
 const MEAN_LATENCY_MS = LATENCY_MS + JITTER_MS / 2;
 const CPU_BEFORE_START_MS = 1.4;
 const WARM_UP_MS = 50;
+const [WARM_LO, WARM_HI] = (process.env.SIM_WARMUP ?? '20,40').split(',').map(Number);
 const CPU_PER_ANSWER_MS = 0.5;
 /** Not on a second: the wall clock (HTTP dates) has a phase of its own. */
 const WALL_START = Date.UTC(2026, 0, 1) + 370;
@@ -136,15 +137,18 @@ function simulate({
 		// As the transport: after its turn (taken again when a 429 paused the starts meanwhile), a request
 		// waits for a place among those in flight.
 		// A place, or (having waited for an answer to renew an announced quota) a new turn.
-		wait(attempts, pacer.takeTurn(), () =>
-			pacer.admit((inFlight) =>
-				inFlight === undefined ? attempt(attempts, 0) : send(attempts, inFlight),
-			),
-		);
+		wait(attempts, pacer.takeTurn(), (turn) => {
+			const admitted = (inFlight) =>
+				inFlight === undefined ? attempt(attempts, 0) : send(attempts, inFlight);
+			const heldMs = pacer.admit(admitted, turn);
+			// Held for a spent announced quota: no longer than its reset.
+			if (heldMs !== undefined)
+				clock.at(clock.now + heldMs, () => pacer.withdraw(admitted) && admitted(undefined));
+		});
 	};
 	const wait = (attempts, turn, then) => {
 		stats.longestWaitMs = Math.max(stats.longestWaitMs, turn.wait);
-		if (turn.wait <= 0) return then();
+		if (turn.wait <= 0) return then(turn);
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
 		clock.at(clock.now + turn.wait, () => wait(attempts, pacer.resume(turn), then));
 	};
@@ -154,7 +158,8 @@ function simulate({
 			clock.at(startedAt + 0.3 + random() * 0.7, () => {
 				const capped = limiter.shape === 'concurrency';
 				const admitted = capped ? limiter.acquire() : undefined;
-				const warmUp = startedAt - WALL_START < WARM_UP_MS ? 20 + random() * 20 : 0;
+				const warmUp =
+					startedAt - WALL_START < WARM_UP_MS ? WARM_LO + random() * (WARM_HI - WARM_LO) : 0;
 				clock.at(clock.now + warmUp + latencyMs + random() * jitterMs, () => {
 					const decision = capped
 						? { allowed: admitted, waitMs: limiter.retryAfterMs }

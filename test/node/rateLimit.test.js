@@ -172,3 +172,37 @@ test.each([
 		expect(sandbox.stats.peakInFlight).toBeLessThanOrEqual(parallelRequests);
 	},
 );
+
+test("a request held for a spent X-RateLimit quota goes at the quota's reset, not when a slow request in flight ends", async () => {
+	sandbox.set({
+		latencyMs: 20,
+		rateLimit: { shape: 'token-bucket', perSecond: 1, burst: 1, headers: 'x-ratelimit' },
+	});
+	const ids = [...sandbox.store.messages.keys()].slice(0, 3);
+	// The second Get hangs until the node's timeout (6 s), then is repeated.
+	sandbox.failNext({ stall: 'before', match: { method: 'GET', path: `/v1/messages/${ids[1]}` } });
+	const started = Date.now();
+	let thirdArrivedAfterMs;
+	const watch = setInterval(() => {
+		if (sandbox.requests.length >= 3) thirdArrivedAfterMs ??= Date.now() - started;
+	}, 20);
+	const { items, error } = await runMessagingNode({
+		parameters: {
+			resource: 'message',
+			operation: 'get',
+			messageId: '={{ $json.id }}',
+			options: { parallelRequests: 2, timeout: 6 },
+		},
+		input: ids.map((id) => ({ id })),
+		credentials,
+	}).finally(() => clearInterval(watch));
+	expect(error).toBeUndefined();
+	expect(items.map((i) => i.json.id)).toEqual(ids);
+	// The first answer announced 0 remaining, reset in 1 s; the third Get waited for it, then went while
+	// the second still hung (waiting for an answer instead would have held it the whole 6 s).
+	expect(sandbox.requests.slice(0, 3).map((r) => r.path)).toEqual(
+		[0, 1, 2].map((i) => `/v1/messages/${ids[i]}`),
+	);
+	expect(thirdArrivedAfterMs).toBeGreaterThanOrEqual(900);
+	expect(thirdArrivedAfterMs).toBeLessThan(4000);
+});

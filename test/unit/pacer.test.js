@@ -584,22 +584,33 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		'x-ratelimit-remaining': String(remaining),
 		'x-ratelimit-reset': reset,
 	});
-	test('spent by the requests sent since: the next waits for an answer that frees a place, then takes a new turn', () => {
+	/** As the transport: a turn, then admission with it; `events` gets `name inFlight` or `name turn again`. */
+	const requests = () => {
 		const { clock, pacer } = manualPacer();
 		const events = [];
-		const admit = (name) => pacer.admit((n) => events.push(`${name} ${n ?? 'turn again'}`));
+		const callbacks = {};
+		const admit = (name) => {
+			const turn = pacer.takeTurn();
+			expect(turn.wait).toBe(0);
+			callbacks[name] = (n) => events.push(`${name} ${n ?? 'turn again'}`);
+			return pacer.admit(callbacks[name], turn);
+		};
+		return { clock, pacer, events, admit, callbacks };
+	};
+	test('spent by the requests sent since: the next waits for an answer that frees a place, then takes a new turn', () => {
+		const { clock, pacer, events, admit } = requests();
 		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
 		clock.now += 30;
 		// a's answer: 2 remaining, but b and c were sent after a: nothing left.
 		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW, inFlight: 1 });
 		pacer.settle();
-		admit('d');
+		expect(admit('d')).toBe(1000); // held, until the quota's reset at the latest
 		expect(events).toEqual(['a 1', 'b 2', 'c 3']);
 		// b's answer: 2 remaining, c sent after it: one place, for d (its turn is taken again).
 		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW + 1, inFlight: 2 });
 		pacer.settle();
 		expect(events.slice(3)).toEqual(['d turn again']);
-		admit('d');
+		expect(admit('d')).toBeUndefined();
 		admit('e');
 		expect(events.slice(4)).toEqual(['d 2']);
 		// c fails without an answer; d is still in flight, the quota still spent: e waits.
@@ -609,10 +620,40 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		pacer.settle();
 		expect(events.slice(5)).toEqual(['e turn again']);
 	});
+	test('one place frees one waiting request, even when another request settles before it is back', () => {
+		const { clock, pacer, events, admit } = requests();
+		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW, inFlight: 1 });
+		pacer.settle(); // a: b and c spent its 2
+		admit('d');
+		admit('e');
+		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW + 1, inFlight: 2 });
+		pacer.settle(); // b: c spent 1 of its 2: one place, for d
+		expect(events.slice(3)).toEqual(['d turn again']);
+		pacer.settle(); // c fails without an answer before d is back: the place is d's, e still waits
+		expect(events.slice(4)).toEqual([]);
+		expect(admit('d')).toBeUndefined(); // d back: it goes, alone in flight
+		expect(events.slice(4)).toEqual(['d 1']);
+	});
+	test("the quota's reset lets a waiting request go while slow requests are still in flight; a request let go is not let go twice", () => {
+		const { clock, pacer, events, admit, callbacks } = requests();
+		admit('a');
+		clock.now += 1;
+		admit('b'); // slow: in flight the whole time
+		clock.now += 30;
+		pacer.onResponse({ status: 200, headers: quota(0), startedAt: NOW, inFlight: 1 });
+		pacer.settle();
+		const heldMs = admit('c');
+		expect(heldMs).toBe(1000);
+		clock.now += heldMs;
+		expect(pacer.withdraw(callbacks.c)).toBe(true); // what the transport does when the reset comes
+		expect(pacer.withdraw(callbacks.c)).toBe(false);
+		expect(admit('c')).toBeUndefined(); // its new turn: the reset passed, it goes with b in flight
+		expect(events).toEqual(['a 1', 'b 2', 'c 2']);
+	});
 	test('a turn given up (its wait cancelled) with nothing in flight lets a waiting request go: none waits for an answer that will not come', () => {
-		const { clock, pacer } = manualPacer();
-		const events = [];
-		const admit = (name) => pacer.admit((n) => events.push(`${name} ${n ?? 'turn again'}`));
+		const { clock, pacer, events, admit } = requests();
 		admit('a');
 		clock.now += 1;
 		admit('b');
@@ -623,9 +664,20 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		admit('d');
 		pacer.settle(); // b fails without an answer: nothing in flight, c goes to take a new turn
 		expect(events.slice(2)).toEqual(['c turn again']);
-		pacer.takeTurn();
-		pacer.abandonTurn(); // c's new turn is cancelled before it is admitted: d goes
+		pacer.abandonTurn(pacer.takeTurn()); // c's new turn is cancelled before it is admitted: d goes
 		expect(events.slice(3)).toEqual(['d turn again']);
+	});
+	test('a turn given up no longer counts against a named window', () => {
+		const { clock, pacer } = manualPacer();
+		const window = { ratelimit: 'limit=2, remaining=2, reset=1', 'ratelimit-policy': '2;w=1' };
+		const first = pacer.takeTurn();
+		pacer.admit(() => {}, first);
+		clock.now += 20;
+		pacer.onResponse({ status: 200, headers: window, startedAt: first.start, inFlight: 1 });
+		pacer.settle();
+		pacer.abandonTurn(pacer.takeTurn()); // cancelled while it waited
+		expect(pacer.takeTurn().wait).toBe(0); // the window's second place is still free
+		expect(pacer.takeTurn().wait).toBeGreaterThan(900); // its third is not
 	});
 	test('its reset passed, or the service names a window (paced by time instead): no waiting for answers', () => {
 		for (const headers of [

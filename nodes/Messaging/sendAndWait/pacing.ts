@@ -25,16 +25,20 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.onResponse(info);
 	}
 
-	admit(start: (inFlight: number | undefined) => void): void {
-		this.shared.admit(start);
+	admit(start: (inFlight: number | undefined) => void, turn?: Turn): number | undefined {
+		return this.shared.admit(start, turn);
+	}
+
+	withdraw(start: (inFlight: number | undefined) => void): boolean {
+		return this.shared.withdraw(start);
 	}
 
 	settle(): void {
 		this.shared.settle();
 	}
 
-	abandonTurn(): void {
-		this.shared.abandonTurn();
+	abandonTurn(turn?: Turn): void {
+		this.shared.abandonTurn(turn);
 	}
 
 	takeTurn(): Turn {

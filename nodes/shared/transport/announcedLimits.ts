@@ -46,6 +46,11 @@ export class AnnouncedLimits {
 		this.pending += 1;
 	}
 
+	/** Starts reserved and not over yet. */
+	get reserved(): number {
+		return this.pending;
+	}
+
 	/** A reserved start is over: its request settled, or the turn will be taken again. */
 	endReservation(): void {
 		this.pending = Math.max(0, this.pending - 1);
@@ -66,6 +71,11 @@ export class AnnouncedLimits {
 		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
 		const sentSince = countAfter(this.sent, announced.startedAt);
 		return Math.max(0, Math.floor(announced.remaining - sentSince));
+	}
+
+	/** Ms until the last announcement's reset (0 without one, or once it passed). */
+	resetInMs(now: number): number {
+		return Math.max(0, Math.min(MAX_RETRY_AFTER_MS, (this.announced?.resetAt ?? now) - now));
 	}
 
 	/** Requests per second a named window allows (limit per window), if the service names one. */

@@ -108,6 +108,11 @@ export class InFlightGate {
 		return this.inFlight + this.waiting.length > 0;
 	}
 
+	/** Admitted and not settled. */
+	get admitted(): number {
+		return this.inFlight;
+	}
+
 	get cap(): number | undefined {
 		return this.knownCap;
 	}

@@ -19,7 +19,7 @@ import { checkAnswer, failureOf, type Outcome, type RawResponse } from './outcom
 import { encodeForm } from './form';
 import { secretsOf } from './redact';
 import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
-import { Pacer } from './pacer';
+import { Pacer, type RequestPace, type Turn } from './pacer';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
@@ -93,19 +93,20 @@ export async function messagingApiRequest(
 	let droppedBefore = false;
 	for (;;) {
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
+		let turn: Turn | undefined;
 		let turnTaken = false;
 		try {
-			for (let turn = pacer.takeTurn(); turn.wait > 0; turn = pacer.resume(turn)) {
+			for (turn = pacer.takeTurn(); turn.wait > 0; turn = pacer.resume(turn)) {
 				await sleep(turn.wait, cancelSignal);
 				if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
 			}
 			turnTaken = true;
 		} finally {
-			if (!turnTaken) pacer.abandonTurn(); // cancelled while waiting: the turn is given up, not taken
+			if (!turnTaken) pacer.abandonTurn(turn); // cancelled while waiting: given up, not taken
 		}
 		// Then a place among the requests in flight (bounded only once the service showed a cap on them);
 		// none, but a new turn, when it waited for an answer to renew the announced quota.
-		const inFlight = await new Promise<number | undefined>((admitted) => pacer.admit(admitted));
+		const inFlight = await admission(pacer, turn, cancelSignal);
 		if (inFlight === undefined) continue;
 		const startedAt = Date.now();
 		let outcome: Outcome;
@@ -161,6 +162,32 @@ export async function messagingApiRequest(
 			cancelSignal,
 		);
 	}
+}
+
+/**
+ * A place among the requests in flight: the number in flight (itself included), or undefined when the
+ * request is to take a new turn first. A request held for a spent announced quota waits for an answer
+ * that renews it, and no longer than the quota's reset or the execution's cancellation.
+ */
+async function admission(
+	pacer: RequestPace,
+	turn: Turn,
+	signal: AbortSignal | undefined,
+): Promise<number | undefined> {
+	let admit!: (inFlight: number | undefined) => void;
+	const admitted = new Promise<number | undefined>((resolve) => (admit = resolve));
+	const heldMs = pacer.admit(admit, turn);
+	if (heldMs !== undefined) {
+		const answered = new AbortController();
+		void admitted.then(() => answered.abort());
+		const until = signal ? AbortSignal.any([signal, answered.signal]) : answered.signal;
+		void sleep(heldMs, until)
+			.catch(() => undefined) // let go by an answer (then not waiting any more), or cancelled
+			.then(() => {
+				if (pacer.withdraw(admit)) admit(undefined);
+			});
+	}
+	return await admitted;
 }
 
 /**

@@ -70,7 +70,7 @@ export interface Turn {
 /** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
 export type RequestPace = Pick<
 	Pacer,
-	'takeTurn' | 'resume' | 'abandonTurn' | 'admit' | 'settle' | 'onResponse'
+	'takeTurn' | 'resume' | 'abandonTurn' | 'admit' | 'withdraw' | 'settle' | 'onResponse'
 >;
 
 export class Pacer {
@@ -90,6 +90,8 @@ export class Pacer {
 	private probePending = false;
 	/** Requests past their turn that wait for an answer to renew the announced quota. */
 	private readonly awaitingQuota: Array<(inFlight: number | undefined) => void> = [];
+	/** Requests let go by the quota that have not taken their new turn yet. */
+	private retaking = 0;
 
 	private readonly gate: InFlightGate;
 
@@ -100,6 +102,11 @@ export class Pacer {
 
 	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
 	takeTurn(): Turn {
+		if (this.retaking > 0) this.retaking -= 1; // one request let go by the quota is back
+		return this.reserve();
+	}
+
+	private reserve(): Turn {
 		const now = this.now();
 		this.estimate.recordStart(now);
 		const start = this.announcedLimits.earliestStart(
@@ -124,16 +131,23 @@ export class Pacer {
 	 */
 	resume(turn: Turn): Turn {
 		if (this.pausedAt <= turn.reservedAt) return { ...turn, wait: 0 };
-		this.announcedLimits.forgetStart(turn.start);
-		return this.takeTurn();
+		this.giveUp(turn);
+		return this.reserve();
+	}
+
+	/** A reserved start that will not happen: it no longer counts anywhere. */
+	private giveUp(turn: Turn | undefined): void {
+		if (turn) this.announcedLimits.forgetStart(turn.start);
+		else this.announcedLimits.endReservation();
+		this.estimate.forgetStart();
 	}
 
 	/**
 	 * A turn given up before its request was admitted (its wait was cancelled): it no longer counts, and
 	 * with nothing in flight a request waiting for an answer goes instead, as none will come.
 	 */
-	abandonTurn(): void {
-		this.announcedLimits.endReservation();
+	abandonTurn(turn?: Turn): void {
+		this.giveUp(turn);
 		this.releaseAwaitingQuota();
 	}
 
@@ -141,18 +155,34 @@ export class Pacer {
 	 * Calls `start` with the number of requests in flight (itself included) once one more may be in
 	 * flight: at once, or when another settles. Every admitted request is settled exactly once. While the
 	 * announced quota is spent, a request waits for an answer instead, then is told to take a new turn
-	 * (`start(undefined)`): what that answer announced, and any pause since, applies to it.
+	 * (`start(undefined)`): what that answer announced, and any pause since, applies to it. Such a request
+	 * gets back the ms until the quota's reset: it takes a new turn then too (withdraw), answer or not.
+	 * `turn`: the turn it waited, given up while it waits for the quota.
 	 */
-	admit(start: (inFlight: number | undefined) => void): void {
-		if (this.gate.busy && this.announcedLimits.freeStarts(this.now()) < 1) {
-			this.announcedLimits.endReservation(); // its turn will be taken again
+	admit(start: (inFlight: number | undefined) => void, turn?: Turn): number | undefined {
+		const now = this.now();
+		if (this.gate.busy && this.announcedLimits.freeStarts(now) < 1) {
+			this.giveUp(turn); // its turn will be taken again
 			this.awaitingQuota.push(start);
-			return;
+			return this.announcedLimits.resetInMs(now);
 		}
 		this.gate.admit((inFlight) => {
 			this.announcedLimits.recordSent(this.now());
 			start(inFlight);
 		});
+		return undefined;
+	}
+
+	/**
+	 * A request waiting for the quota stops waiting (the quota's reset passed, or its execution was
+	 * cancelled); it takes a new turn. False when it was let go already.
+	 */
+	withdraw(start: (inFlight: number | undefined) => void): boolean {
+		const index = this.awaitingQuota.indexOf(start);
+		if (index < 0) return false;
+		this.awaitingQuota.splice(index, 1);
+		this.retaking += 1;
+		return true;
 	}
 
 	/** An admitted request is over, answered or not: what its answer announced may free waiting ones. */
@@ -162,11 +192,21 @@ export class Pacer {
 		this.releaseAwaitingQuota();
 	}
 
-	/** As the announced quota allows; with nothing in flight, no answer will come: one goes. */
+	/**
+	 * As the announced quota allows, less the places already promised (turns reserved and not sent, and
+	 * requests let go that have not taken their new turn yet); with nothing in flight, no answer will
+	 * come: one goes.
+	 */
 	private releaseAwaitingQuota(): void {
-		const free = this.gate.busy ? this.announcedLimits.freeStarts(this.now()) : 1;
+		const promised =
+			Math.max(0, this.announcedLimits.reserved - this.gate.admitted) + this.retaking;
+		const free = this.gate.busy
+			? this.announcedLimits.freeStarts(this.now()) - promised
+			: Math.max(1 - this.retaking, 0);
 		// Each takes a new turn, which still waits for any pause.
-		for (const retake of this.awaitingQuota.splice(0, free)) retake(undefined);
+		const released = this.awaitingQuota.splice(0, Math.max(0, free));
+		this.retaking += released.length;
+		for (const retake of released) retake(undefined);
 	}
 
 	/** Every answer: success, 429 or any other status. */

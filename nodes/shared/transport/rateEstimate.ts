@@ -41,6 +41,11 @@ export class RateEstimate {
 		this.starts += 1;
 	}
 
+	/** A start recorded that did not happen (its turn was given up). */
+	forgetStart(): void {
+		this.starts = Math.max(0, this.starts - 1);
+	}
+
 	/** Whether a request started after the last event was acted on (else it went at the old pace). */
 	isFresh(startedAt: number): boolean {
 		return startedAt > this.cohort.to;
