@@ -620,6 +620,16 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		pacer.settle();
 		expect(events.slice(5)).toEqual(['e turn again']);
 	});
+	test('requests sent in the same millisecond as the announcing one count as sent after it', () => {
+		const { clock, pacer, events, admit } = requests();
+		for (const name of ['a', 'b', 'c']) admit(name); // one tick: a first wave
+		clock.now += 30;
+		// a's answer: 2 remaining, spent by b and c.
+		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW, inFlight: 1 });
+		pacer.settle();
+		expect(admit('d')).toBe(1000);
+		expect(events).toEqual(['a 1', 'b 2', 'c 3']);
+	});
 	test('one place frees one waiting request, even when another request settles before it is back', () => {
 		const { clock, pacer, events, admit } = requests();
 		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));

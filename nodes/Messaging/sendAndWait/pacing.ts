@@ -1,6 +1,12 @@
 import { sleep } from 'n8n-workflow';
 
-import type { Pacer, RequestPace, ResponseInfo, Turn } from '../../shared/transport/pacer';
+import type {
+	Admitted,
+	Pacer,
+	RequestPace,
+	ResponseInfo,
+	Turn,
+} from '../../shared/transport/pacer';
 
 /** Thrown when the run's rate-limit pause would outlast the wait for a reply. */
 export class DeadlineReached extends Error {
@@ -25,11 +31,11 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.onResponse(info);
 	}
 
-	admit(start: (inFlight: number | undefined) => void, turn?: Turn): number | undefined {
+	admit(start: Admitted, turn?: Turn): number | undefined {
 		return this.shared.admit(start, turn);
 	}
 
-	withdraw(start: (inFlight: number | undefined) => void): boolean {
+	withdraw(start: Admitted): boolean {
 		return this.shared.withdraw(start);
 	}
 

@@ -13,10 +13,11 @@ export function remember(list: number[], value: number): void {
 	if (list.length > 2 * MAX_REMEMBERED) list.splice(0, MAX_REMEMBERED);
 }
 
-/** How many of the times in `list` (in order, oldest first) are after `time`. */
-function countAfter(list: number[], time: number): number {
+/** How many of the times in `list` (in order, oldest first) are after `time` (or at it, `inclusive`). */
+function countAfter(list: number[], time: number, inclusive = false): number {
 	let count = 0;
-	for (let i = list.length - 1; i >= 0 && list[i] > time; i--) count++;
+	for (let i = list.length - 1; i >= 0 && (list[i] > time || (inclusive && list[i] === time)); i--)
+		count++;
 	return count;
 }
 
@@ -69,7 +70,9 @@ export class AnnouncedLimits {
 	freeStarts(now: number): number {
 		const announced = this.announced;
 		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
-		const sentSince = countAfter(this.sent, announced.startedAt);
+		// Sent from the announcing request's moment on, less itself: one sent in the same millisecond
+		// counts as after it (one request too few is the safe side).
+		const sentSince = Math.max(0, countAfter(this.sent, announced.startedAt, true) - 1);
 		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 

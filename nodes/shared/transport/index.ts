@@ -19,7 +19,7 @@ import { checkAnswer, failureOf, type Outcome, type RawResponse } from './outcom
 import { encodeForm } from './form';
 import { secretsOf } from './redact';
 import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
-import { Pacer, type RequestPace, type Turn } from './pacer';
+import { Pacer, type Admitted, type RequestPace, type Turn } from './pacer';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
@@ -106,9 +106,9 @@ export async function messagingApiRequest(
 		}
 		// Then a place among the requests in flight (bounded only once the service showed a cap on them);
 		// none, but a new turn, when it waited for an answer to renew the announced quota.
-		const inFlight = await admission(pacer, turn, cancelSignal);
-		if (inFlight === undefined) continue;
-		const startedAt = Date.now();
+		const admitted = await admission(pacer, turn, cancelSignal);
+		if (admitted === undefined) continue;
+		const { inFlight, startedAt } = admitted;
 		let outcome: Outcome;
 		try {
 			cancelSignal?.throwIfAborted();
@@ -165,17 +165,24 @@ export async function messagingApiRequest(
 }
 
 /**
- * A place among the requests in flight: the number in flight (itself included), or undefined when the
- * request is to take a new turn first. A request held for a spent announced quota waits for an answer
- * that renews it, and no longer than the quota's reset or the execution's cancellation.
+ * A place among the requests in flight: the number in flight (itself included) and the moment it was let
+ * go, or undefined when the request is to take a new turn first. A request held for a spent announced
+ * quota waits for an answer that renews it, and no longer than the quota's reset or the execution's
+ * cancellation.
  */
 async function admission(
 	pacer: RequestPace,
 	turn: Turn,
 	signal: AbortSignal | undefined,
-): Promise<number | undefined> {
-	let admit!: (inFlight: number | undefined) => void;
-	const admitted = new Promise<number | undefined>((resolve) => (admit = resolve));
+): Promise<{ inFlight: number; startedAt: number } | undefined> {
+	let admit!: Admitted;
+	const admitted = new Promise<{ inFlight: number; startedAt: number } | undefined>(
+		(resolve) =>
+			(admit = (inFlight, sentAt) =>
+				resolve(
+					inFlight === undefined ? undefined : { inFlight, startedAt: sentAt ?? Date.now() },
+				)),
+	);
 	const heldMs = pacer.admit(admit, turn);
 	if (heldMs !== undefined) {
 		const answered = new AbortController();

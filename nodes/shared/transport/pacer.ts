@@ -67,6 +67,12 @@ export interface Turn {
 	reservedAt: number;
 }
 
+/**
+ * Told once a request may go: the number in flight (itself included) and the moment it was let go (its
+ * start, for onResponse), or undefined when it is to take a new turn first.
+ */
+export type Admitted = (inFlight: number | undefined, sentAt?: number) => void;
+
 /** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
 export type RequestPace = Pick<
 	Pacer,
@@ -89,7 +95,7 @@ export class Pacer {
 	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
 	/** Requests past their turn that wait for an answer to renew the announced quota. */
-	private readonly awaitingQuota: Array<(inFlight: number | undefined) => void> = [];
+	private readonly awaitingQuota: Array<Admitted> = [];
 	/** Requests let go by the quota that have not taken their new turn yet. */
 	private retaking = 0;
 
@@ -159,7 +165,7 @@ export class Pacer {
 	 * gets back the ms until the quota's reset: it takes a new turn then too (withdraw), answer or not.
 	 * `turn`: the turn it waited, given up while it waits for the quota.
 	 */
-	admit(start: (inFlight: number | undefined) => void, turn?: Turn): number | undefined {
+	admit(start: Admitted, turn?: Turn): number | undefined {
 		const now = this.now();
 		if (this.gate.busy && this.announcedLimits.freeStarts(now) < 1) {
 			this.giveUp(turn); // its turn will be taken again
@@ -167,8 +173,9 @@ export class Pacer {
 			return this.announcedLimits.resetInMs(now);
 		}
 		this.gate.admit((inFlight) => {
-			this.announcedLimits.recordSent(this.now());
-			start(inFlight);
+			const sentAt = this.now();
+			this.announcedLimits.recordSent(sentAt);
+			start(inFlight, sentAt);
 		});
 		return undefined;
 	}
@@ -177,7 +184,7 @@ export class Pacer {
 	 * A request waiting for the quota stops waiting (the quota's reset passed, or its execution was
 	 * cancelled); it takes a new turn. False when it was let go already.
 	 */
-	withdraw(start: (inFlight: number | undefined) => void): boolean {
+	withdraw(start: Admitted): boolean {
 		const index = this.awaitingQuota.indexOf(start);
 		if (index < 0) return false;
 		this.awaitingQuota.splice(index, 1);
