@@ -14,7 +14,8 @@
  *   (20 ms + 0–10 ms), the rate limiters deciding then, with the sandbox's Retry-After and rate-limit
  *   header forms; the sandbox's windows are aligned on its own clock, not on the wall clock of its dates;
  * - n8n's first requests of a run are slower (measured through n8n-core: the first answers after about
- *   55 ms against 25 ms later): a request started in the run's first 50 ms takes 20-40 ms longer;
+ *   55 ms against 25 ms later): a request started in the run's first 50 ms takes 20-40 ms longer
+ *   (SIM_WARMUP=lo,hi sets that range: a slower machine or a real `n8n start` may take 80-110 ms);
  * - n8n spends main-thread time per item (about 1.9 ms at 32 in parallel, BENCHMARKS.md): one simulated
  *   core, 1.4 ms before each start and 0.5 ms per answer, so starts queue behind each other at 32.
  */
