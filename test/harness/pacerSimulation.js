@@ -15,7 +15,8 @@
  *   header forms; the sandbox's windows are aligned on its own clock, not on the wall clock of its dates;
  * - n8n's first requests of a run are slower (measured through n8n-core: the first answers after about
  *   55 ms against 25 ms later): a request started in the run's first 50 ms takes 20-40 ms longer
- *   (SIM_WARMUP=lo,hi sets that range: a slower machine or a real `n8n start` may take 80-110 ms);
+ *   (SIM_WARMUP=lo,hi or simulate's warmUpExtra sets that range: a slower machine or a real
+ *   `n8n start` may take 80-110 ms);
  * - n8n spends main-thread time per item (about 1.9 ms at 32 in parallel, BENCHMARKS.md): one simulated
  *   core, 1.4 ms before each start and 0.5 ms per answer, so starts queue behind each other at 32.
  */
@@ -81,7 +82,8 @@ const JITTER_MS = 10;
 const MEAN_LATENCY_MS = LATENCY_MS + JITTER_MS / 2;
 const CPU_BEFORE_START_MS = 1.4;
 const WARM_UP_MS = 50;
-const [WARM_LO, WARM_HI] = (process.env.SIM_WARMUP ?? '20,40').split(',').map(Number);
+/** How much longer than later ones the first requests take, ms: [lowest, highest]. */
+const WARM_UP_EXTRA = (process.env.SIM_WARMUP ?? '20,40').split(',').map(Number);
 const CPU_PER_ANSWER_MS = 0.5;
 /** Not on a second: the wall clock (HTTP dates) has a phase of its own. */
 const WALL_START = Date.UTC(2026, 0, 1) + 370;
@@ -100,6 +102,7 @@ function simulate({
 	seed = 1,
 	method = 'GET',
 	limiter: custom,
+	warmUpExtra: [warmLo, warmHi] = WARM_UP_EXTRA,
 }) {
 	const random = seeded(seed);
 	const clock = virtualTime(WALL_START);
@@ -160,7 +163,7 @@ function simulate({
 				const capped = limiter.shape === 'concurrency';
 				const admitted = capped ? limiter.acquire() : undefined;
 				const warmUp =
-					startedAt - WALL_START < WARM_UP_MS ? WARM_LO + random() * (WARM_HI - WARM_LO) : 0;
+					startedAt - WALL_START < WARM_UP_MS ? warmLo + random() * (warmHi - warmLo) : 0;
 				clock.at(clock.now + warmUp + latencyMs + random() * jitterMs, () => {
 					const decision = capped
 						? { allowed: admitted, waitMs: limiter.retryAfterMs }

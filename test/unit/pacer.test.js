@@ -741,6 +741,17 @@ describe("the benchmark's rate-limit matrix against the sandbox's limiters, in v
 		}
 	});
 
+	test('a slower start (first answers 50-70 ms late, not 20-40): an estimate taken low while they were slow comes back up in time', () => {
+		// 1.22-1.30× before the probe above the learned rate doubled every second instead of every two.
+		const cell = benchmarkCells().find(
+			(c) => c.label === 'sliding window 100 per 1 s, Retry-After seconds | Send (32)',
+		);
+		for (const seed of [1, 2, 3]) {
+			const s = simulate({ Pacer, ...cell, seed, warmUpExtra: [50, 70] });
+			expect(verdict(cell, s)).toEqual(expect.objectContaining({ met: true }));
+		}
+	});
+
 	// 6 s is the issue's minimum (300 / 50).
 	test.each([50, 10])(
 		"the issue's case: 300 Gets at 8 on a 50/s bucket (burst %i), Retry-After: 1, within 1.25× of 6 s",

@@ -10,7 +10,7 @@ const SHARE_MARGIN = 0.9;
 const GROWTH_PER_SECOND = 0.1;
 const PROBE_PER_SECOND = 0.01;
 const MAX_PROBE_PER_SECOND = 0.2;
-const PROBE_DOUBLING_MS = 2000;
+const PROBE_DOUBLING_MS = 1000;
 /** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
 const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
