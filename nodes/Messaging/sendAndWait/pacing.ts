@@ -1,12 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import type {
-	Admitted,
-	Pacer,
-	RequestPace,
-	ResponseInfo,
-	Turn,
-} from '../../shared/transport/pacer';
+import type { Pacer, RequestPace } from '../../shared/transport/pacer';
+import type { Admitted, ResponseInfo, Turn } from '../../shared/transport/types';
 
 /** Thrown when the run's rate-limit pause would outlast the wait for a reply. */
 export class DeadlineReached extends Error {

@@ -3,24 +3,20 @@
  * attempt, decide (return the answer, retry, or fail with a readable error). The concerns live in
  * their own modules: url (addresses and encoding), form (bodies), pacer and retryAfter (the shared
  * pace learned from the service's answers), outcome (what an attempt came to), retry (the pure retry
- * decision), errors and redact (readable errors without secrets), credentials.
+ * decision), errors and redact (readable errors without secrets), credentials; attempt makes one
+ * attempt (a place in flight, one bounded HTTP request).
  */
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	IDataObject,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, requestError } from './errors';
-import { checkAnswer, failureOf, type Outcome, type RawResponse } from './outcome';
-import { encodeForm } from './form';
+import { admission, attempt, buildHttpOptions } from './attempt';
+import { checkAnswer, failureOf, type Outcome } from './outcome';
 import { secretsOf } from './redact';
 import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
-import { Pacer, type Admitted, type RequestPace, type Turn } from './pacer';
-import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
+import { Pacer } from './pacer';
+import type { ApiRequest, Lane, RequestContext, RequestOptions, Turn } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
@@ -38,9 +34,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * (the tests swap in a fast one instead of waiting through real backoff).
  */
 export const transportDefaults: { retry: RetryPolicy } = { retry: DEFAULT_RETRY };
-
-/** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
-const DEADLINE_GRACE_MS = 1_000;
 
 export async function messagingApiRequest(
 	this: RequestContext,
@@ -165,39 +158,6 @@ export async function messagingApiRequest(
 }
 
 /**
- * A place among the requests in flight: the number in flight (itself included) and the moment it was let
- * go, or undefined when the request is to take a new turn first. A request held for a spent announced
- * quota waits for an answer that renews it, and no longer than the quota's reset or the execution's
- * cancellation.
- */
-async function admission(
-	pacer: RequestPace,
-	turn: Turn,
-	signal: AbortSignal | undefined,
-): Promise<{ inFlight: number; startedAt: number } | undefined> {
-	let admit!: Admitted;
-	const admitted = new Promise<{ inFlight: number; startedAt: number } | undefined>(
-		(resolve) =>
-			(admit = (inFlight, sentAt) =>
-				resolve(
-					inFlight === undefined ? undefined : { inFlight, startedAt: sentAt ?? Date.now() },
-				)),
-	);
-	const heldMs = pacer.admit(admit, turn);
-	if (heldMs !== undefined) {
-		const answered = new AbortController();
-		void admitted.then(() => answered.abort());
-		const until = signal ? AbortSignal.any([signal, answered.signal]) : answered.signal;
-		void sleep(heldMs, until)
-			.catch(() => undefined) // let go by an answer (then not waiting any more), or cancelled
-			.then(() => {
-				if (pacer.withdraw(admit)) admit(undefined);
-			});
-	}
-	return await admitted;
-}
-
-/**
  * A 429 wait of up to this long lends the item's place to the next item: Retry-After in whole seconds
  * often outlasts the limit (a window reopens sooner), and the run's pace finds that out with other items.
  * A longer wait means the service is closed to every item: lending would only spend more items' retries.
@@ -219,65 +179,5 @@ async function waitToRetry(
 		await sleep(ms, signal);
 	} finally {
 		if (lent) await lane.reclaim();
-	}
-}
-
-function buildHttpOptions(
-	request: ApiRequest,
-	url: string,
-	timeoutMs: number,
-): IHttpRequestOptions {
-	const httpOptions: IHttpRequestOptions = {
-		method: request.method,
-		url,
-		headers: { Accept: 'application/json' },
-		encoding: 'text',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// A redirect could carry the token to another origin, or turn a POST into a GET: never followed.
-		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: timeoutMs,
-	};
-	if (request.body !== undefined) {
-		httpOptions.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
-		httpOptions.body = encodeForm(request.body);
-	}
-	return httpOptions;
-}
-
-/**
- * One attempt, bounded in time: n8n's HTTP client gets the timeout as its idle limit (no answer, or a
- * body that stalls), and the attempt as a whole gives up a little later whatever happens, so a service
- * that trickles its answer cannot hold it either.
- */
-async function attempt(
-	context: RequestContext,
-	httpOptions: IHttpRequestOptions,
-	credentials: ICredentialsDecrypted,
-	data: ICredentialDataDecryptedObject,
-	timeoutMs: number,
-): Promise<Outcome> {
-	const request = context.helpers.httpRequestWithAuthentication
-		.call(
-			context,
-			CREDENTIAL_TYPE,
-			{ ...httpOptions, headers: { ...httpOptions.headers } },
-			{ credentialsDecrypted: { ...credentials, data: { ...data } } },
-		)
-		.then(
-			(response): Outcome => ({ response: response as RawResponse }),
-			(error: unknown): Outcome => ({ error, timedOut: false }),
-		);
-	const settled = new AbortController();
-	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, settled.signal).then(
-		(): Outcome => ({ error: undefined, timedOut: true }),
-		(): Outcome => ({ error: undefined, timedOut: false }), // cleared: the request settled first
-	);
-	try {
-		return await Promise.race([request, deadline]);
-	} finally {
-		settled.abort();
 	}
 }

@@ -1,8 +1,10 @@
 import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
+import { QuotaWaiters } from './quotaWaiters';
 import { DEFAULT_RETRY } from './retry';
 import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
 import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
+import type { Admitted, ResponseInfo, Turn } from './types';
 
 /**
  * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
@@ -48,31 +50,6 @@ export interface PacerOptions {
 	now?: () => number;
 }
 
-export interface ResponseInfo {
-	status: number;
-	/** The response headers, any case; values may be arrays. */
-	headers: Record<string, unknown> | undefined;
-	/** The response body (a 429's may carry its retry_after). */
-	body?: unknown;
-	/** When the request started (the clock's time after its turn's wait). */
-	startedAt: number;
-	/** Requests in flight when it started, itself included (what admit() passed it). */
-	inFlight?: number;
-}
-
-/** A reserved start: when it was reserved, and the start it holds after waiting `wait` ms. */
-export interface Turn {
-	wait: number;
-	start: number;
-	reservedAt: number;
-}
-
-/**
- * Told once a request may go: the number in flight (itself included) and the moment it was let go (its
- * start, for onResponse), or undefined when it is to take a new turn first.
- */
-export type Admitted = (inFlight: number | undefined, sentAt?: number) => void;
-
 /** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
 export type RequestPace = Pick<
 	Pacer,
@@ -94,10 +71,7 @@ export class Pacer {
 	private readonly announcedLimits = new AnnouncedLimits();
 	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
-	/** Requests past their turn that wait for an answer to renew the announced quota. */
-	private readonly awaitingQuota: Array<Admitted> = [];
-	/** Requests let go by the quota that have not taken their new turn yet. */
-	private retaking = 0;
+	private readonly quotaWaiters = new QuotaWaiters();
 
 	private readonly gate: InFlightGate;
 
@@ -108,7 +82,7 @@ export class Pacer {
 
 	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
 	takeTurn(): Turn {
-		if (this.retaking > 0) this.retaking -= 1; // one request let go by the quota is back
+		this.quotaWaiters.returned();
 		return this.reserve();
 	}
 
@@ -169,7 +143,7 @@ export class Pacer {
 		const now = this.now();
 		if (this.gate.busy && this.announcedLimits.freeStarts(now) < 1) {
 			this.giveUp(turn); // its turn will be taken again
-			this.awaitingQuota.push(start);
+			this.quotaWaiters.wait(start);
 			return this.announcedLimits.resetInMs(now);
 		}
 		this.gate.admit((inFlight) => {
@@ -185,11 +159,7 @@ export class Pacer {
 	 * cancelled); it takes a new turn. False when it was let go already.
 	 */
 	withdraw(start: Admitted): boolean {
-		const index = this.awaitingQuota.indexOf(start);
-		if (index < 0) return false;
-		this.awaitingQuota.splice(index, 1);
-		this.retaking += 1;
-		return true;
+		return this.quotaWaiters.withdraw(start);
 	}
 
 	/** An admitted request is over, answered or not: what its answer announced may free waiting ones. */
@@ -205,15 +175,14 @@ export class Pacer {
 	 * come: one goes.
 	 */
 	private releaseAwaitingQuota(): void {
-		const promised =
-			Math.max(0, this.announcedLimits.reserved - this.gate.admitted) + this.retaking;
-		const free = this.gate.busy
-			? this.announcedLimits.freeStarts(this.now()) - promised
-			: Math.max(1 - this.retaking, 0);
+		const { retaking } = this.quotaWaiters;
+		const promised = Math.max(0, this.announcedLimits.reserved - this.gate.admitted) + retaking;
 		// Each takes a new turn, which still waits for any pause.
-		const released = this.awaitingQuota.splice(0, Math.max(0, free));
-		this.retaking += released.length;
-		for (const retake of released) retake(undefined);
+		this.quotaWaiters.release(
+			this.gate.busy
+				? this.announcedLimits.freeStarts(this.now()) - promised
+				: Math.max(1 - retaking, 0),
+		);
 	}
 
 	/** Every answer: success, 429 or any other status. */

@@ -52,3 +52,28 @@ export interface RequestOptions {
 	timeoutMs?: number;
 	retry?: RetryPolicy;
 }
+
+export interface ResponseInfo {
+	status: number;
+	/** The response headers, any case; values may be arrays. */
+	headers: Record<string, unknown> | undefined;
+	/** The response body (a 429's may carry its retry_after). */
+	body?: unknown;
+	/** When the request started (the clock's time after its turn's wait). */
+	startedAt: number;
+	/** Requests in flight when it started, itself included (what admit() passed it). */
+	inFlight?: number;
+}
+
+/** A reserved start: when it was reserved, and the start it holds after waiting `wait` ms. */
+export interface Turn {
+	wait: number;
+	start: number;
+	reservedAt: number;
+}
+
+/**
+ * Told once a request may go: the number in flight (itself included) and the moment it was let go (its
+ * start, for onResponse), or undefined when it is to take a new turn first.
+ */
+export type Admitted = (inFlight: number | undefined, sentAt?: number) => void;

@@ -1,0 +1,113 @@
+/**
+ * One attempt of a request: a place among the requests in flight (as the run's pace allows), then one
+ * HTTP request through n8n's authenticated client, bounded in time. What the answer means is decided by
+ * the request loop (index.ts).
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './credentials';
+import { encodeForm } from './form';
+import type { Outcome, RawResponse } from './outcome';
+import type { RequestPace } from './pacer';
+import type { Admitted, ApiRequest, RequestContext, Turn } from './types';
+
+/** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
+const DEADLINE_GRACE_MS = 1_000;
+
+/**
+ * A place among the requests in flight: the number in flight (itself included) and the moment it was let
+ * go, or undefined when the request is to take a new turn first. A request held for a spent announced
+ * quota waits for an answer that renews it, and no longer than the quota's reset or the execution's
+ * cancellation.
+ */
+export async function admission(
+	pacer: RequestPace,
+	turn: Turn,
+	signal: AbortSignal | undefined,
+): Promise<{ inFlight: number; startedAt: number } | undefined> {
+	let admit!: Admitted;
+	const admitted = new Promise<{ inFlight: number; startedAt: number } | undefined>(
+		(resolve) =>
+			(admit = (inFlight, sentAt) =>
+				resolve(
+					inFlight === undefined ? undefined : { inFlight, startedAt: sentAt ?? Date.now() },
+				)),
+	);
+	const heldMs = pacer.admit(admit, turn);
+	if (heldMs !== undefined) {
+		const answered = new AbortController();
+		void admitted.then(() => answered.abort());
+		const until = signal ? AbortSignal.any([signal, answered.signal]) : answered.signal;
+		void sleep(heldMs, until)
+			.catch(() => undefined) // let go by an answer (then not waiting any more), or cancelled
+			.then(() => {
+				if (pacer.withdraw(admit)) admit(undefined);
+			});
+	}
+	return await admitted;
+}
+
+export function buildHttpOptions(
+	request: ApiRequest,
+	url: string,
+	timeoutMs: number,
+): IHttpRequestOptions {
+	const httpOptions: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		headers: { Accept: 'application/json' },
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// A redirect could carry the token to another origin, or turn a POST into a GET: never followed.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+		timeout: timeoutMs,
+	};
+	if (request.body !== undefined) {
+		httpOptions.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
+		httpOptions.body = encodeForm(request.body);
+	}
+	return httpOptions;
+}
+
+/**
+ * One attempt, bounded in time: n8n's HTTP client gets the timeout as its idle limit (no answer, or a
+ * body that stalls), and the attempt as a whole gives up a little later whatever happens, so a service
+ * that trickles its answer cannot hold it either.
+ */
+export async function attempt(
+	context: RequestContext,
+	httpOptions: IHttpRequestOptions,
+	credentials: ICredentialsDecrypted,
+	data: ICredentialDataDecryptedObject,
+	timeoutMs: number,
+): Promise<Outcome> {
+	const request = context.helpers.httpRequestWithAuthentication
+		.call(
+			context,
+			CREDENTIAL_TYPE,
+			{ ...httpOptions, headers: { ...httpOptions.headers } },
+			{ credentialsDecrypted: { ...credentials, data: { ...data } } },
+		)
+		.then(
+			(response): Outcome => ({ response: response as RawResponse }),
+			(error: unknown): Outcome => ({ error, timedOut: false }),
+		);
+	const settled = new AbortController();
+	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, settled.signal).then(
+		(): Outcome => ({ error: undefined, timedOut: true }),
+		(): Outcome => ({ error: undefined, timedOut: false }), // cleared: the request settled first
+	);
+	try {
+		return await Promise.race([request, deadline]);
+	} finally {
+		settled.abort();
+	}
+}
