@@ -689,6 +689,46 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		expect(pacer.takeTurn().wait).toBe(0); // the window's second place is still free
 		expect(pacer.takeTurn().wait).toBeGreaterThan(900); // its third is not
 	});
+	test('a turn the reply check refuses (past its deadline, or cancelled) no longer counts against a named window', () => {
+		const {
+			InterruptiblePacer,
+			DeadlineReached,
+			Cancelled,
+		} = require('../../dist/nodes/Messaging/sendAndWait/pacing');
+		for (const refusal of ['deadline', 'cancelled']) {
+			const { clock, pacer } = manualPacer();
+			const window = { ratelimit: 'limit=2, remaining=2, reset=1', 'ratelimit-policy': '2;w=1' };
+			const cancel = new AbortController();
+			const deadline = Date.now() + (refusal === 'deadline' ? 500 : 60_000);
+			const checks = new InterruptiblePacer(pacer, cancel.signal, deadline);
+			const first = pacer.takeTurn();
+			pacer.admit(() => {}, first);
+			clock.now += 20;
+			pacer.onResponse({ status: 200, headers: window, startedAt: first.start, inFlight: 1 });
+			pacer.settle();
+			expect(pacer.takeTurn().wait).toBe(0); // the window's second place
+			// As the transport does: a turn refused while taking or resuming it is abandoned. Past the
+			// deadline, the refused turn is one the caller never got (kept before the fix); cancelled on
+			// resume, it is the caller's own, given up once, not twice.
+			let turn;
+			try {
+				if (refusal === 'deadline')
+					turn = checks.takeTurn(); // its wait (the next window) passes the deadline
+				else {
+					turn = checks.takeTurn();
+					cancel.abort();
+					turn = checks.resume(turn);
+				}
+			} catch (error) {
+				expect(error).toBeInstanceOf(refusal === 'deadline' ? DeadlineReached : Cancelled);
+				checks.abandonTurn(turn);
+			}
+			// The refused turn was not kept: the next window has both its places.
+			clock.now += 1100;
+			expect(pacer.takeTurn().wait).toBe(0);
+			expect(pacer.takeTurn().wait).toBe(0);
+		}
+	});
 	test('its reset passed, or the service names a window (paced by time instead): no waiting for answers', () => {
 		for (const headers of [
 			quota(0),

@@ -16,6 +16,9 @@ export class DeadlineReached extends Error {
  * deadline of the wait for a reply. (The transport's own waits end at once on cancel.)
  */
 export class InterruptiblePacer implements RequestPace {
+	/** The turn just refused: the shared pace reserved it, the caller never got it. */
+	private refused: Turn | undefined;
+
 	constructor(
 		private readonly shared: Pacer,
 		private readonly cancelSignal: AbortSignal | undefined,
@@ -38,8 +41,10 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.settle();
 	}
 
+	/** The caller's turn, or the one refused since (the caller's was then given up or is the same). */
 	abandonTurn(turn?: Turn): void {
-		this.shared.abandonTurn(turn);
+		this.shared.abandonTurn(this.refused ?? turn);
+		this.refused = undefined;
 	}
 
 	takeTurn(): Turn {
@@ -51,8 +56,10 @@ export class InterruptiblePacer implements RequestPace {
 	}
 
 	private checked(turn: Turn): Turn {
+		this.refused = turn;
 		throwIfCancelled(this.cancelSignal);
 		if (turn.wait > 0 && Date.now() + turn.wait > this.deadline) throw new DeadlineReached();
+		this.refused = undefined;
 		return turn;
 	}
 }
