@@ -1,8 +1,9 @@
 'use strict';
 /**
  * The Pacer outside the benchmark's matrix, in virtual time: limiters of other sizes (buckets of 10-500/s,
- * windows of 20 per second to 300 per 10 s, caps of 1 and 10), 5 and 100 ms of latency, 4 and 32 in
- * flight, Retry-After in seconds or absent; 3 seeds each. Not in `npm test`: a tool to compare two
+ * one with a burst of 4, windows of 20 per second to 300 per 10 s, caps of 1 and 10), 5 and 100 ms of
+ * latency, 4 and 32 in flight, Retry-After in seconds or absent, and in seconds with X-RateLimit-* headers
+ * (a window's then named by no header: its reset is the only sign of it); 3 seeds each. Not in `npm test`: a tool to compare two
  * commits' pacing where no target is pinned.
  *
  *   node test/harness/pacerSweep.js > a.json   (on one build of dist/)
@@ -16,6 +17,7 @@ const { Pacer } = require('../../dist/nodes/shared/transport/pacer');
 
 const LIMITERS = [
 	{ shape: 'token-bucket', perSecond: 10, burst: 5 },
+	{ shape: 'token-bucket', perSecond: 100, burst: 4 },
 	{ shape: 'token-bucket', perSecond: 50, burst: 50 },
 	{ shape: 'token-bucket', perSecond: 300, burst: 20 },
 	{ shape: 'token-bucket', perSecond: 500, burst: 100 },
@@ -30,7 +32,11 @@ const LIMITERS = [
 function sweep() {
 	const results = [];
 	for (const limiter of LIMITERS)
-		for (const retryAfter of ['seconds', 'none'])
+		for (const [retryAfter, headers] of [
+			['seconds', 'none'],
+			['none', 'none'],
+			['seconds', 'x-ratelimit'],
+		])
 			for (const latencyMs of [5, 100])
 				for (const parallel of [4, 32]) {
 					// The slowest limiters get fewer requests, so a run stays within the retry budget's reach.
@@ -38,7 +44,7 @@ function sweep() {
 					const runs = [1, 2, 3].map((seed) =>
 						simulate({
 							Pacer,
-							rateLimit: { ...limiter, retryAfter },
+							rateLimit: { ...limiter, retryAfter, headers },
 							latencyMs,
 							jitterMs: latencyMs / 2,
 							parallel,
@@ -48,7 +54,7 @@ function sweep() {
 					);
 					const { shape, ...size } = limiter;
 					results.push({
-						setting: `${shape} ${JSON.stringify(size)} Retry-After ${retryAfter}, ${latencyMs} ms, ${parallel} in flight, ${requests}`,
+						setting: `${shape} ${JSON.stringify(size)} Retry-After ${retryAfter}${headers === 'none' ? '' : `, ${headers} headers`}, ${latencyMs} ms, ${parallel} in flight, ${requests}`,
 						seconds: runs.map((r) => r.elapsedMs / 1000).sort((a, b) => a - b)[1],
 						share429: Math.max(...runs.map((r) => r.share429)),
 						failed: runs.reduce((n, r) => n + r.failed, 0),
