@@ -620,6 +620,46 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		pacer.settle();
 		expect(events.slice(5)).toEqual(['e turn again']);
 	});
+	test('a bucket whose burst is below its rate × the round trip: answers that keep finding the quota full let one more go beyond it; one that finds it spent halves that', () => {
+		const { clock, pacer, events, admit } = requests();
+		const bucket = (remaining) => ({ ...quota(remaining), 'x-ratelimit-limit': '2' });
+		const answer = (startedAt, remaining, status = 200) => {
+			clock.now += 1;
+			pacer.onResponse({ status, headers: bucket(remaining), startedAt, inFlight: 1 });
+			pacer.settle();
+		};
+		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		answer(NOW, 1); // a found the quota full (1 of 2 left after itself): refill may be going to waste
+		expect(admit('d')).toBe(1000); // b and c were sent after a: its 1 is spent, d waits
+		answer(NOW + 1, 1); // b found it full again, though a took one: one more may go beyond it
+		expect(events.slice(3)).toEqual(['d turn again']);
+		expect(admit('d')).toBeUndefined();
+		answer(NOW + 2, 0); // c found it spent: none beyond it any more
+		expect(admit('e')).toBe(1000);
+	});
+	test('a 429 ends the requests let go beyond a bare quota', () => {
+		const { clock, pacer, admit } = requests();
+		const bucket = (remaining) => ({ ...quota(remaining), 'x-ratelimit-limit': '2' });
+		for (const name of ['a', 'b', 'c', 'd', 'e']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		for (const [i, status] of [
+			[0, 200],
+			[1, 200],
+			[2, 200],
+			[3, 429],
+		]) {
+			pacer.onResponse({
+				status,
+				headers: bucket(status === 429 ? 0 : 1),
+				startedAt: NOW + i,
+				inFlight: 1,
+			});
+			pacer.settle();
+		}
+		// Found full three times: two beyond it, e in flight; after the 429 none: the next waits.
+		expect(pacer.admit(() => {})).toBe(1000);
+	});
 	test('requests sent in the same millisecond as the announcing one count as sent after it', () => {
 		const { clock, pacer, events, admit } = requests();
 		for (const name of ['a', 'b', 'c']) admit(name); // one tick: a first wave

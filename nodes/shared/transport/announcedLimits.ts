@@ -27,7 +27,9 @@ function countAfter(list: number[], time: number, inclusive = false): number {
  * `remaining` is spent, one start per window/limit; a spent quota whose reset is more than
  * RESET_RESOLUTION_MS away holds everything until then. A reset of a second or less, rounded to whole
  * seconds, says too little to pace by as time; it is used as a count instead (freeStarts): once the
- * announced `remaining` is spent by the requests sent since, more wait for an answer (an ACK clock).
+ * announced `remaining` is spent by the requests sent since, more wait for an answer (an ACK clock). A
+ * bucket refills while requests travel, so that alone keeps no more than its burst in flight: answers
+ * that keep finding the quota full let more go beyond it (beyondQuota).
  */
 export class AnnouncedLimits {
 	private limit: number | undefined;
@@ -41,6 +43,13 @@ export class AnnouncedLimits {
 	private readonly accepted: number[] = [];
 	/** Starts reserved and not over yet (sent and unsettled, or still waiting). */
 	private pending = 0;
+	/**
+	 * Requests let go beyond a bare quota's `remaining`: one more for each answer that finds it full
+	 * again, as the one before did (its refill was going to waste), halved by one that finds it spent,
+	 * none after a 429.
+	 */
+	private beyondQuota = 0;
+	private lastFoundFull = false;
 
 	recordStart(start: number): void {
 		remember(this.starts, start);
@@ -73,7 +82,7 @@ export class AnnouncedLimits {
 		// Sent from the announcing request's moment on, less itself: one sent in the same millisecond
 		// counts as after it (one request too few is the safe side).
 		const sentSince = Math.max(0, countAfter(this.sent, announced.startedAt, true) - 1);
-		return Math.max(0, Math.floor(announced.remaining - sentSince));
+		return Math.max(0, Math.floor(announced.remaining + this.beyondQuota - sentSince));
 	}
 
 	/** Ms until the last announcement's reset (0 without one, or once it passed). */
@@ -99,14 +108,24 @@ export class AnnouncedLimits {
 		headers: Record<string, unknown> | undefined,
 		startedAt: number,
 		now: number,
-		accepted = true,
+		status = 200,
 	): void {
+		const accepted = status < 300;
 		if (accepted) remember(this.accepted, now);
+		if (status === 429) this.beyondQuota = 0;
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
 		if (state.limit !== undefined) this.limit = state.limit;
 		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
+		if (accepted && this.windowMs === undefined) this.learnBeyondQuota(state.remaining);
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
+	}
+
+	private learnBeyondQuota(remaining: number): void {
+		const full = this.limit !== undefined && remaining >= this.limit - 1;
+		if (full && this.lastFoundFull) this.beyondQuota += 1;
+		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
+		this.lastFoundFull = full;
 	}
 
 	/**

@@ -34,7 +34,8 @@ import type { Admitted, ResponseInfo, Turn } from './types';
  * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
  *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
  * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits): a named window by
- *   spacing the starts; a bare `remaining` as a count, the requests beyond it waiting for an answer.
+ *   spacing the starts; a bare `remaining` as a count, the requests beyond it waiting for an answer
+ *   (and, while answers keep finding the quota full, a few more let go: a bucket refills meanwhile).
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */
@@ -191,7 +192,7 @@ export class Pacer {
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
 		this.fastestMs = Math.min(this.fastestMs, latency);
-		this.announcedLimits.read(info.headers, info.startedAt, now, info.status < 300);
+		this.announcedLimits.read(info.headers, info.startedAt, now, info.status);
 		if (info.inFlight !== undefined) this.gate.learn(info.status, info.startedAt, info.inFlight);
 		if (info.status >= 500) return; // says nothing about the rate limit
 		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
