@@ -171,7 +171,9 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 	});
 
 	test('Parallel Requests above its maximum is capped at run time', async () => {
-		sandbox.set({ latencyMs: 100 }); // long enough that every started request is still in flight
+		// Long enough that every started request is still in flight on a loaded machine (100 ms was not once,
+		// with another suite running beside it).
+		sandbox.set({ latencyMs: 1000 });
 		const many = Array.from({ length: 80 }, () => ({}));
 		const { error } = await run(
 			{
