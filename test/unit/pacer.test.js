@@ -638,6 +638,17 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		answer(NOW + 2, 0); // c found it spent: none beyond it any more
 		expect(admit('e')).toBe(1000);
 	});
+	test('a quota of 1 is never read as full (its one place taken reads as spent): nothing goes beyond it', () => {
+		const { clock, pacer, admit } = requests();
+		const single = { ...quota(0), 'x-ratelimit-limit': '1' };
+		for (const name of ['a', 'b', 'c', 'd']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		for (const i of [0, 1, 2]) {
+			pacer.onResponse({ status: 200, headers: single, startedAt: NOW + i, inFlight: 1 });
+			pacer.settle();
+		}
+		expect(pacer.admit(() => {})).toBe(1000); // d in flight, the quota spent: the next waits
+	});
 	test('a 429 ends the requests let go beyond a bare quota', () => {
 		const { clock, pacer, admit } = requests();
 		const bucket = (remaining) => ({ ...quota(remaining), 'x-ratelimit-limit': '2' });

@@ -122,7 +122,8 @@ export class AnnouncedLimits {
 	}
 
 	private learnBeyondQuota(remaining: number): void {
-		const full = this.limit !== undefined && remaining >= this.limit - 1;
+		// With a limit of 1, full (the one place taken by this request) reads as spent: nothing is learnt.
+		const full = this.limit !== undefined && this.limit > 1 && remaining >= this.limit - 1;
 		if (full && this.lastFoundFull) this.beyondQuota += 1;
 		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
 		this.lastFoundFull = full;
