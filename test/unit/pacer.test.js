@@ -638,6 +638,23 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		answer(NOW + 2, 0); // c found it spent: none beyond it any more
 		expect(admit('e')).toBe(1000);
 	});
+	test('answers finding the quota full while the count held nothing back let nothing go beyond it: a later wave stops at the announced remaining', () => {
+		const { clock, pacer, events, admit } = requests();
+		// One request at a time for a while: every answer finds the quota full (9 of 10 after itself).
+		for (let i = 0; i < 50; i++) {
+			admit(`r${i}`);
+			clock.now += 25;
+			pacer.onResponse({ status: 200, headers: quota(9), startedAt: clock.now - 25, inFlight: 1 });
+			pacer.settle();
+			clock.now += 1;
+		}
+		// Then a wave: r49's answer said 9 remain, so 9 go and the tenth waits for an answer.
+		events.length = 0;
+		const held = [];
+		for (let i = 0; i < 12; i++) held.push(admit(`w${i}`));
+		expect(events).toEqual(Array.from({ length: 9 }, (_, i) => `w${i} ${i + 1}`));
+		expect(held.slice(9)).toEqual([999, 999, 999]); // until the reset, 1 s after that answer
+	});
 	test('a quota of 1 is never read as full (its one place taken reads as spent): nothing goes beyond it', () => {
 		const { clock, pacer, admit } = requests();
 		const single = { ...quota(0), 'x-ratelimit-limit': '1' };

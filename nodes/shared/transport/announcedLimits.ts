@@ -45,8 +45,9 @@ export class AnnouncedLimits {
 	private pending = 0;
 	/**
 	 * Requests let go beyond a bare quota's `remaining`: one more for each answer that finds it full
-	 * again, as the one before did (its refill was going to waste), halved by one that finds it spent,
-	 * none after a 429.
+	 * again, as the one before did, while the count was holding requests back (its refill was going to
+	 * waste); halved by one that finds it spent, none after a 429 or a change of limit. Only a count that
+	 * binds grows it, so it never outgrows the requests a run keeps in flight.
 	 */
 	private beyondQuota = 0;
 	private lastFoundFull = false;
@@ -112,21 +113,33 @@ export class AnnouncedLimits {
 	): void {
 		const accepted = status < 300;
 		if (accepted) remember(this.accepted, now);
-		if (status === 429) this.beyondQuota = 0;
+		if (status === 429) this.endBeyondQuota();
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
-		if (state.limit !== undefined) this.limit = state.limit;
+		if (state.limit !== undefined && state.limit !== this.limit) {
+			this.limit = state.limit;
+			this.endBeyondQuota();
+		}
 		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
-		if (accepted && this.windowMs === undefined) this.learnBeyondQuota(state.remaining);
+		if (accepted && this.windowMs === undefined) {
+			// Whether the count let nothing more go just before this answer (read before it moves).
+			const binding = this.freeStarts(now) < 1;
+			this.learnBeyondQuota(state.remaining, binding);
+		}
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
 	}
 
-	private learnBeyondQuota(remaining: number): void {
+	private learnBeyondQuota(remaining: number, binding: boolean): void {
 		// With a limit of 1, full (the one place taken by this request) reads as spent: nothing is learnt.
 		const full = this.limit !== undefined && this.limit > 1 && remaining >= this.limit - 1;
-		if (full && this.lastFoundFull) this.beyondQuota += 1;
+		if (full && this.lastFoundFull && binding) this.beyondQuota += 1;
 		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
 		this.lastFoundFull = full;
+	}
+
+	private endBeyondQuota(): void {
+		this.beyondQuota = 0;
+		this.lastFoundFull = false;
 	}
 
 	/**
