@@ -137,11 +137,15 @@ function simulate({
 
 	const attempt = (attempts, notBefore) => {
 		if (notBefore > clock.now) return clock.at(notBefore, () => attempt(attempts, 0));
+		// As the transport: once the service refused the whole run for a whole retry budget, no request
+		// is tried again (before its turn, and after waiting it).
+		if (pacer.refusingRun) return finish(false);
 		stats.reserves += 1;
 		// As the transport: after its turn (taken again when a 429 paused the starts meanwhile), a request
 		// waits for a place among those in flight.
 		// A place, or (having waited for an answer to renew an announced quota) a new turn.
 		wait(attempts, pacer.takeTurn(), (turn) => {
+			if (pacer.refusingRun) return (pacer.abandonTurn(turn), finish(false));
 			const admitted = (inFlight) =>
 				inFlight === undefined ? attempt(attempts, 0) : send(attempts, inFlight);
 			const heldMs = pacer.admit(admitted, turn);
@@ -159,6 +163,7 @@ function simulate({
 	const send = (attempts, inFlight) => {
 		{
 			const startedAt = clock.now;
+			attempts.firstSentAt ??= startedAt;
 			clock.at(startedAt + 0.3 + random() * 0.7, () => {
 				const capped = limiter.shape === 'concurrency';
 				const admitted = capped ? limiter.acquire() : undefined;
@@ -187,7 +192,10 @@ function simulate({
 								random,
 							);
 							attempts.rateLimited += 1;
-							if (!retry.retry) return finish(false);
+							if (!retry.retry) {
+								if (retry.reason === 'exhausted') pacer.gaveUpRateLimited(attempts.firstSentAt);
+								return finish(false);
+							}
 							// As the transport: the refused request waits alone (Retry-After, else the backoff).
 							attempts.waitedMs += retry.delayMs;
 							const lend = retry.delayMs > 0 && retry.delayMs <= MAX_LENT_WAIT_MS;

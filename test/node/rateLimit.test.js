@@ -110,6 +110,40 @@ test("a 429's Retry-After is the refused request's own wait: the run's other req
 	expect(paths).toHaveLength(41);
 });
 
+test('a storm that never clears ends the run after one retry budget, not one per item: with Continue On Fail every item says so', async () => {
+	const ids = [...sandbox.store.messages.keys()].slice(0, 40);
+	sandbox.set({ rateLimit: null });
+	sandbox.failNext({ status: 429, retryAfter: 0, retryAfterForm: 'seconds', times: 'always' });
+	const { items, error } = await runMessagingNode({
+		parameters: {
+			resource: 'message',
+			operation: 'get',
+			messageId: '={{ $json.id }}',
+			options: { parallelRequests: 8 },
+		},
+		input: ids.map((id) => ({ id })),
+		credentials,
+		continueOnFail: true,
+	});
+	expect(error).toBeUndefined();
+	expect(items).toHaveLength(40);
+	expect(items.map((i) => i.pairedItem.item)).toEqual(ids.map((_, i) => i));
+	const messages = items.map((i) => i.json.error);
+	expect(messages.every((m) => /^The Messaging service is rate limiting requests/.test(m))).toBe(
+		true,
+	);
+	expect(messages).toContain(
+		'The Messaging service is rate limiting requests (gave up after 12 attempts)',
+	);
+	expect(messages).toContain(
+		'The Messaging service is rate limiting requests (the run stopped retrying)',
+	);
+	// Before, every item spent 12 rate-limited answers of its own: 480 requests. Now the items in progress
+	// when the first gave up stop at their next try, and the rest are not sent.
+	expect(sandbox.requests.every((r) => r.status === 429)).toBe(true);
+	expect(sandbox.requests.length).toBeLessThanOrEqual(12 * 8);
+});
+
 test("a 429 whose only hint is the body's retry_after (Discord's form) waits that long, not the backoff", async () => {
 	const ids = [...sandbox.store.messages.keys()].slice(0, 3);
 	sandbox.set({ rateLimit: null });

@@ -41,6 +41,14 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.settle();
 	}
 
+	gaveUpRateLimited(firstSentAt: number): void {
+		this.shared.gaveUpRateLimited(firstSentAt);
+	}
+
+	get refusingRun(): boolean {
+		return this.shared.refusingRun;
+	}
+
 	/** The caller's turn, or the one refused since (the caller's was then given up or is the same). */
 	abandonTurn(turn?: Turn): void {
 		this.shared.abandonTurn(this.refused ?? turn);

@@ -6,7 +6,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { redact } from './redact';
-import type { Failure } from './retry';
+import type { Failure, RetryPolicy } from './retry';
 
 /** The service's own error text from a body of unknown shape: JSON (several conventions), HTML or plain text. */
 export function serviceErrorText(body: unknown): string | undefined {
@@ -140,4 +140,23 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	// For callers that pace themselves (the trigger's backoff): what the service last asked to wait.
 	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
 	return error;
+}
+
+/**
+ * A request not (or no longer) tried because the service refused the whole run for a whole retry
+ * budget (Pacer.refusingRun): the same error as a request that gave up on 429s, saying why.
+ */
+export function runRefusedError(
+	details: Pick<ErrorContext, 'node' | 'where' | 'itemIndex' | 'secrets'>,
+	policy: RetryPolicy,
+): NodeApiError {
+	return apiError(
+		details,
+		{ message: 'HTTP 429', status: 429 },
+		{
+			message: 'The Messaging service is rate limiting requests (the run stopped retrying)',
+			description: `${details.where} was not sent again: the service refused every request of this run for a whole retry budget (${policy.maxRateLimited} rate-limited answers or ${policy.maxTotalWaitMs / 1000} s of waiting), so the run's other requests were not retried one by one. Run it again once the service accepts requests.`,
+			httpCode: '429',
+		},
+	);
 }

@@ -10,7 +10,7 @@ import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
-import { apiError, requestError } from './errors';
+import { apiError, requestError, runRefusedError } from './errors';
 import { admission, attempt, buildHttpOptions } from './attempt';
 import { checkAnswer, failureOf, type Outcome } from './outcome';
 import { secretsOf } from './redact';
@@ -83,8 +83,19 @@ export async function messagingApiRequest(
 	const cancelSignal =
 		'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
+	const errorContext = {
+		node,
+		where,
+		method: request.method,
+		baseUrl,
+		itemIndex,
+		timeoutMs,
+		secrets,
+	};
 	let droppedBefore = false;
+	let firstSentAt: number | undefined;
 	for (;;) {
+		if (pacer.refusingRun) throw runRefusedError(errorContext, policy);
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
 		let turn: Turn | undefined;
 		let turnTaken = false;
@@ -93,6 +104,7 @@ export async function messagingApiRequest(
 				await sleep(turn.wait, cancelSignal);
 				if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
 			}
+			if (pacer.refusingRun) throw runRefusedError(errorContext, policy);
 			turnTaken = true;
 		} finally {
 			if (!turnTaken) pacer.abandonTurn(turn); // cancelled while waiting: given up, not taken
@@ -102,6 +114,7 @@ export async function messagingApiRequest(
 		const admitted = await admission(pacer, turn, cancelSignal);
 		if (admitted === undefined) continue;
 		const { inFlight, startedAt } = admitted;
+		firstSentAt ??= startedAt;
 		let outcome: Outcome;
 		try {
 			cancelSignal?.throwIfAborted();
@@ -129,17 +142,13 @@ export async function messagingApiRequest(
 		if (failure.status === 429) attempts.rateLimited += 1;
 		else attempts.failures += 1;
 		if (!decision.retry) {
+			if (failure.status === 429 && decision.reason === 'exhausted')
+				pacer.gaveUpRateLimited(firstSentAt);
 			const response = 'response' in outcome ? outcome.response : undefined;
 			throw requestError(failure, response?.body, {
-				node,
-				where,
-				method: request.method,
-				baseUrl,
-				itemIndex,
+				...errorContext,
 				attempts: attempts.failures + attempts.rateLimited,
 				retryable: decision.reason === 'exhausted',
-				timeoutMs,
-				secrets,
 				location: response ? describeLocation(response.headers.location, url) : undefined,
 			});
 		}

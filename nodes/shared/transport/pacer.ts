@@ -54,7 +54,15 @@ export interface PacerOptions {
 /** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
 export type RequestPace = Pick<
 	Pacer,
-	'takeTurn' | 'resume' | 'abandonTurn' | 'admit' | 'withdraw' | 'settle' | 'onResponse'
+	| 'takeTurn'
+	| 'resume'
+	| 'abandonTurn'
+	| 'admit'
+	| 'withdraw'
+	| 'settle'
+	| 'onResponse'
+	| 'gaveUpRateLimited'
+	| 'refusingRun'
 >;
 
 export class Pacer {
@@ -73,6 +81,10 @@ export class Pacer {
 	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
 	private readonly quotaWaiters = new QuotaWaiters();
+	/** When the service last served a request of this run (any answer but a 429 or a 5xx). */
+	private lastServedAt = -Infinity;
+	/** Whether a request gave up on 429s with nothing of the run served since it was first sent. */
+	private refused = false;
 
 	private readonly gate: InFlightGate;
 
@@ -186,9 +198,28 @@ export class Pacer {
 		);
 	}
 
+	/**
+	 * A request spent its retry budget on 429s. When the service served nothing of the run since that
+	 * request was first sent, it refused the whole run for a whole budget: a storm that does not clear.
+	 * The run's other requests then stop (refusingRun) instead of each spending a budget of its own, so
+	 * the run ends after one budget, not one per item; a request of the run served again lifts it.
+	 */
+	gaveUpRateLimited(firstSentAt: number): void {
+		if (this.lastServedAt < firstSentAt) this.refused = true;
+	}
+
+	/** Whether the service refused the whole run for a whole retry budget (gaveUpRateLimited). */
+	get refusingRun(): boolean {
+		return this.refused;
+	}
+
 	/** Every answer: success, 429 or any other status. */
 	onResponse(info: ResponseInfo): void {
 		const now = this.now();
+		if (info.status !== 429 && info.status < 500) {
+			this.lastServedAt = now;
+			this.refused = false;
+		}
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
 		this.fastestMs = Math.min(this.fastestMs, latency);
