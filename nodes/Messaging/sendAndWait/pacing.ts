@@ -45,8 +45,12 @@ export class InterruptiblePacer implements RequestPace {
 		this.shared.gaveUpRateLimited(firstSentAt);
 	}
 
+	/**
+	 * Never for the reply checks: a wait for a reply goes on through a storm (a check refused past its
+	 * retries is skipped), asking at the run's pace, and a check served again lifts the run's refusal.
+	 */
 	get refusingRun(): boolean {
-		return this.shared.refusingRun;
+		return false;
 	}
 
 	/** The caller's turn, or the one refused since (the caller's was then given up or is the same). */
