@@ -105,6 +105,45 @@ describe('parseRateLimitHeaders', () => {
 		});
 		expect(parseRateLimitHeaders({ 'ratelimit-policy': '100;w=60' }, NOW)).toBeUndefined();
 	});
+	test('IETF fields with several policies: the one nearest to exhaustion, with its own policy', () => {
+		// Draft 08+: a per-minute and a daily quota, named; the daily one is nearly spent.
+		expect(
+			parseRateLimitHeaders(
+				{
+					ratelimit: '"minute";r=50;t=30, "day";r=3;t=3600',
+					'ratelimit-policy': '"day";q=1000;w=86400, "minute";q=100;w=60',
+				},
+				NOW,
+			),
+		).toEqual({ limit: 1000, remaining: 3, resetMs: 3_600_000, windowMs: 86_400_000 });
+		// As much left in both: the later reset binds longer.
+		expect(
+			parseRateLimitHeaders(
+				{
+					ratelimit: 'burst;r=0;t=1, "hour";r=0;t=1800',
+					'ratelimit-policy': 'burst;q=10;w=1, "hour";q=500;w=3600',
+				},
+				NOW,
+			),
+		).toEqual({ limit: 500, remaining: 0, resetMs: 1_800_000, windowMs: 3_600_000 });
+		// Drafts 05-07 report the nearest policy in RateLimit; RateLimit-Policy lists all, by quota.
+		expect(
+			parseRateLimitHeaders(
+				{
+					ratelimit: 'limit=1000, remaining=3, reset=3600',
+					'ratelimit-policy': '100;w=60, 1000;w=86400',
+				},
+				NOW,
+			),
+		).toEqual({ limit: 1000, remaining: 3, resetMs: 3_600_000, windowMs: 86_400_000 });
+		// A policy named in RateLimit but missing from RateLimit-Policy: no other policy's window or quota.
+		expect(
+			parseRateLimitHeaders(
+				{ ratelimit: '"other";r=7;t=2', 'ratelimit-policy': '"default";q=10;w=1' },
+				NOW,
+			),
+		).toEqual({ remaining: 7, resetMs: 2000 });
+	});
 	test('the split RateLimit-* and X-RateLimit-* forms', () => {
 		expect(
 			parseRateLimitHeaders(

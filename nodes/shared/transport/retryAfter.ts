@@ -136,10 +136,64 @@ function param(field: string, ...keys: string[]): number | undefined {
 	return undefined;
 }
 
+/** The number a field starts with (`100` of `100;w=60`), if any. */
+function leadingNumber(text: string | undefined): number | undefined {
+	return decimal(/^\s*([\d.]+)/.exec(text ?? '')?.[1]);
+}
+
+/** The items of a structured-field list (draft 08+: `"minute";r=5;t=30, "day";r=900;t=3600`). */
+function listItems(field: string): string[] {
+	return field
+		.split(',')
+		.map((item) => item.trim())
+		.filter((item) => item !== '');
+}
+
+/** A draft 08+ item's name (`"day"` or `day` before its parameters); '' for a draft 05-07 field. */
+function itemName(item: string): string {
+	return /^"?([a-z*][\w*.-]*)"?\s*(?:;|$)/i.exec(item)?.[1] ?? '';
+}
+
+/**
+ * The policy a RateLimit field reports that is nearest to exhaustion: the least remaining, and of
+ * those the latest reset. Drafts 05-07 report one policy as comma-separated keys: the field is that.
+ */
+function nearestToExhaustion(field: string): string {
+	if (/(?:^|[\s,;])remaining=/i.test(field)) return field;
+	let nearest: string | undefined;
+	for (const item of listItems(field)) {
+		const remaining = param(item, 'r');
+		if (remaining === undefined) continue;
+		if (
+			nearest === undefined ||
+			remaining < param(nearest, 'r')! ||
+			(remaining === param(nearest, 'r') && (param(item, 't') ?? 0) > (param(nearest, 't') ?? 0))
+		)
+			nearest = item;
+	}
+	return nearest ?? field;
+}
+
+/**
+ * The RateLimit-Policy item describing the reported policy: the one of the same name (draft 08+; none
+ * when no policy has that name), or whose quota is the reported limit (drafts 05-07: `100;w=60,
+ * 5000;w=86400`), else the first.
+ */
+function matchingPolicy(
+	field: string,
+	name: string,
+	limit: number | undefined,
+): string | undefined {
+	const items = listItems(field);
+	if (name !== '') return items.find((item) => itemName(item) === name);
+	return items.find((item) => limit !== undefined && leadingNumber(item) === limit) ?? items[0];
+}
+
 /**
  * The rate-limit state a service announces, from, in this order:
  * - the IETF fields `RateLimit: limit=100, remaining=50, reset=5` (or `"default";r=50;t=5`) with
- *   `RateLimit-Policy: 100;w=60` (or `"default";q=100;w=60`); of several policies, the first;
+ *   `RateLimit-Policy: 100;w=60` (or `"default";q=100;w=60`); of several policies, the one nearest
+ *   to exhaustion (the least remaining, then the latest reset) with the window of its own policy;
  * - the older split form `RateLimit-Limit` / `-Remaining` / `-Reset`;
  * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (a limit such as `100, 100;w=60` names its window;
  *   `-Reset-After`, in seconds, preferred to `-Reset`);
@@ -149,18 +203,21 @@ function param(field: string, ...keys: string[]): number | undefined {
  * Undefined when remaining or reset is missing or malformed: without both there is nothing to pace by.
  */
 export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
-	const policy = headerValue(headers, 'ratelimit-policy');
+	const policies = headerValue(headers, 'ratelimit-policy');
 	const combined = headerValue(headers, 'ratelimit');
 	let limit: number | undefined;
 	let remaining: number | undefined;
 	let resetMs: number | undefined;
-	let windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
+	let policy = policies;
 	if (combined !== undefined) {
-		remaining = param(combined, 'remaining', 'r');
-		const reset = param(combined, 'reset', 't');
+		const nearest = nearestToExhaustion(combined);
+		remaining = param(nearest, 'remaining', 'r');
+		const reset = param(nearest, 'reset', 't');
 		resetMs = reset === undefined ? undefined : resetToMs(reset, now);
-		limit = param(combined, 'limit');
+		limit = param(nearest, 'limit');
+		if (policies !== undefined) policy = matchingPolicy(policies, itemName(nearest), limit);
 	}
+	let windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
 	const fields = [
 		['ratelimit-', ''],
 		['x-ratelimit-', ''],
@@ -174,7 +231,7 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 		const afterMs = suffix === '' ? resetFieldMs(field('reset-after'), now) : undefined;
 		resetMs = afterMs ?? resetFieldMs(field('reset'), now);
 		const limitField = field('limit');
-		limit = decimal(/^\s*([\d.]+)/.exec(limitField ?? '')?.[1]);
+		limit = leadingNumber(limitField);
 		windowSeconds ??= limitField !== undefined ? param(limitField, 'w') : undefined;
 		// A request budget (OpenAI) refills continuously and its reset is when it is full again: with the
 		// limit known, the next request is due after the reset's share of one request.
@@ -182,8 +239,7 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 			resetMs /= Math.max(1, limit - remaining);
 	}
 	if (remaining === undefined || resetMs === undefined) return undefined;
-	if (policy !== undefined)
-		limit ??= decimal(/^\s*([\d.]+)/.exec(policy)?.[1]) ?? param(policy, 'q');
+	if (policy !== undefined) limit ??= leadingNumber(policy) ?? param(policy, 'q');
 	const state: RateLimitState = {
 		remaining: Math.floor(remaining),
 		resetMs: Math.max(0, resetMs),
