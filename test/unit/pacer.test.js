@@ -723,6 +723,20 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		expect(events).toEqual(Array.from({ length: 9 }, (_, i) => `w${i} ${i + 1}`));
 		expect(held.slice(9)).toEqual([999, 999, 999]); // until the reset, 1 s after that answer
 	});
+	test('429s of requests sent before the service first named its limits (a first wave) do not slow the pace: the quota it named keeps the run under it; a 429 sent after does', () => {
+		const { clock, pacer } = manualPacer();
+		const sent = [0, 1, 2].map(() => pacer.takeTurn().start);
+		clock.now += 40; // n8n's first answers are slow
+		pacer.onResponse({ status: 200, headers: quota(1), startedAt: sent[0], inFlight: 1 });
+		clock.now += 1;
+		pacer.onResponse({ status: 429, headers: quota(0), startedAt: sent[1], inFlight: 2 });
+		pacer.onResponse({ status: 429, headers: quota(0), startedAt: sent[2], inFlight: 3 });
+		expect(pacer.takeTurn().wait).toBe(0); // no pause, no spacing
+		const after = clock.now;
+		clock.now += 25;
+		pacer.onResponse({ status: 429, headers: quota(0), startedAt: after, inFlight: 1 });
+		expect(pacer.takeTurn().wait).toBeGreaterThan(0); // an event: a pause, then a probe
+	});
 	test('a quota of 1 is never read as full (its one place taken reads as spent): nothing goes beyond it', () => {
 		const { clock, pacer, admit } = requests();
 		const single = { ...quota(0), 'x-ratelimit-limit': '1' };

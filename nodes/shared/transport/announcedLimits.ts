@@ -51,6 +51,8 @@ export class AnnouncedLimits {
 	 */
 	private beyondQuota = 0;
 	private lastFoundFull = false;
+	/** When the first answer naming a limit came: requests sent before it went blind. */
+	firstAnnouncedAt: number | undefined;
 
 	recordStart(start: number): void {
 		remember(this.starts, start);
@@ -86,6 +88,12 @@ export class AnnouncedLimits {
 		return Math.max(0, Math.floor(announced.remaining + this.beyondQuota - sentSince));
 	}
 
+	/** Whether the announced limits pace the run now: a named window, or a quota whose reset is ahead. */
+	governs(now: number): boolean {
+		const announced = this.announced;
+		return announced !== undefined && (this.windowMs !== undefined || now < announced.resetAt);
+	}
+
 	/** Ms until the last announcement's reset (0 without one, or once it passed). */
 	resetInMs(now: number): number {
 		return Math.max(0, Math.min(MAX_RETRY_AFTER_MS, (this.announced?.resetAt ?? now) - now));
@@ -116,6 +124,7 @@ export class AnnouncedLimits {
 		if (status === 429) this.endBeyondQuota();
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
+		this.firstAnnouncedAt ??= now;
 		if (state.limit !== undefined && state.limit !== this.limit) {
 			this.limit = state.limit;
 			this.endBeyondQuota();

@@ -233,6 +233,10 @@ export class Pacer {
 		this.estimate.countAnswer(info.startedAt, info.status !== 429);
 		if (info.status === 429) {
 			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
+			// Sent before the service first named its limits (a first wave): the limits it announced keep
+			// the run under them from here on, and this says nothing of the pace.
+			const blind = info.startedAt < (this.announcedLimits.firstAnnouncedAt ?? -Infinity);
+			if (blind && this.announcedLimits.governs(now)) return;
 			const asked = Math.min(
 				MAX_RETRY_AFTER_MS,
 				retryHintMs(info.headers, info.body, now) ??
