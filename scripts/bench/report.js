@@ -106,8 +106,7 @@ function targetRows(normal, limited, trigger, sizes, shapes) {
 	return rows;
 }
 
-const runName = (row) =>
-	`${row.workload === 'get' ? 'Get' : 'Send'} ${row.parallel ? `A (${row.parallel})` : 'B'}`;
+const runName = (row) => `${row.workload === 'get' ? 'Get' : 'Send'} ${row.name}`;
 const pct = (share) => `${(100 * share).toFixed(1)}%`;
 
 /** One Targets row per limiter of the shapes matrix: its four runs (Get and Send, 8 and 32) together. */
@@ -152,7 +151,7 @@ const spread = (row) =>
 function shapesSection(shapes, { started, versions, sizes }) {
 	const lines = [SHAPES_TITLE, ''];
 	lines.push(
-		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` (\`--only ratelimit-shapes\` runs only this) on ${machine()}; Node ${process.version}, n8n ${versions.n8n}, n8n-nodes-messaging ${versions.package}. The Messaging node (A) at Parallel Requests 8 and 32, ${sizes.get} Gets and ${sizes.send} Sends (Send's Parallel Requests raised from its default 1), against each limiter shape of the sandbox × each form of Retry-After, then once per shape with rate-limit headers (and Retry-After in seconds); the same ${LATENCY_MS} ms + 0–${JITTER_MS} ms of latency. ${cellRuns(shapes)}; B is the HTTP Request node on one limiter, for reference only.`,
+		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` (\`--only ratelimit-shapes\` runs only this) on ${machine()}; Node ${process.version}, n8n ${versions.n8n}, n8n-nodes-messaging ${versions.package}. The Messaging node (A) at Parallel Requests 8 and 32, ${sizes.get} Gets and ${sizes.send} Sends (Send's Parallel Requests raised from its default 1), against each limiter shape of the sandbox × each form of Retry-After, then once per shape with rate-limit headers (and Retry-After in seconds); the same ${LATENCY_MS} ms + 0–${JITTER_MS} ms of latency. ${cellRuns(shapes)}; for reference only, B is the HTTP Request node on one limiter, and F (3) on the cap is the floor of any n8n node (one expression and one httpRequest per item) keeping its 3 requests in flight: what n8n itself allows under that cap.`,
 		'',
 		'Limiters (each run starts on a fresh one): token bucket 100 requests/s, burst 10 (the rate-limited runs above); fixed window 100 requests per 1 s window, windows aligned on the service\'s clock, reset at each end; sliding window at most 100 requests in any trailing 1 s; concurrency cap at most 3 requests in the service at once (a request holds its slot for its whole latency, so about 120 requests/s), its 429 asking for 1 s. Retry-After: whole seconds rounded up (the default), an HTTP date (whole seconds, rounded up), or absent. Headers: the token bucket and the cap send `X-RateLimit-Limit/-Remaining/-Reset` (reset in seconds), the windows the IETF draft\'s `RateLimit-Policy: "default";q=100;w=1` and `RateLimit: "default";r=…;t=…` (the sandbox\'s IETF policy for a token bucket names its burst over one second, `q=10;w=1`, which misstates 100/s, so the bucket sends X-RateLimit-*).',
 		'',

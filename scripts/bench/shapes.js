@@ -52,18 +52,33 @@ function shapeLimiters() {
 
 /** Which runs per limiter: workload and the workflow's variant key (A = default 8 for Get). */
 const SHAPE_RUNS = [
-	{ workload: 'get', key: 'A', parallel: 8 },
-	{ workload: 'get', key: 'A32', parallel: 32 },
-	{ workload: 'send', key: 'A8', parallel: 8 },
-	{ workload: 'send', key: 'A32', parallel: 32 },
+	{ workload: 'get', key: 'A', parallel: 8, name: 'A (8)' },
+	{ workload: 'get', key: 'A32', parallel: 32, name: 'A (32)' },
+	{ workload: 'send', key: 'A8', parallel: 8, name: 'A (8)' },
+	{ workload: 'send', key: 'A32', parallel: 32, name: 'A (32)' },
 ];
-/** The HTTP Request node, for reference, on one limiter only. */
-const REFERENCE_RUN = {
-	workload: 'get',
-	key: 'B',
-	parallel: null,
-	on: { shape: 'fixed-window', retryAfter: 'seconds', headers: 'none' },
-};
+/**
+ * For reference, each on one limiter: n8n's HTTP Request node (once), and on the cap F (3), the floor of
+ * any n8n node (one expression and one httpRequest per item) keeping the cap's 3 requests in flight:
+ * what n8n itself allows under that cap, whatever the pacing.
+ */
+const REFERENCE_RUNS = [
+	{
+		workload: 'get',
+		key: 'B',
+		parallel: null,
+		name: 'B',
+		once: true,
+		on: { shape: 'fixed-window', retryAfter: 'seconds', headers: 'none' },
+	},
+	{
+		workload: 'get',
+		key: 'F3',
+		parallel: 3,
+		name: 'F (3)',
+		on: { shape: 'concurrency', retryAfter: 'seconds', headers: 'none' },
+	},
+];
 
 /**
  * The least wall time any client needs for `requests` requests at `parallel` in flight under the limiter:
@@ -135,15 +150,17 @@ async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true,
 	const rows = [];
 	for (const limiter of shapeLimiters().filter((l) => wantedShape(l.shape))) {
 		const runs = [...SHAPE_RUNS];
-		const ref = REFERENCE_RUN.on;
-		if (
-			ref.shape === limiter.shape &&
-			ref.retryAfter === limiter.retryAfter &&
-			ref.headers === limiter.headers
-		)
-			runs.push(REFERENCE_RUN);
+		for (const ref of REFERENCE_RUNS) {
+			const { shape, retryAfter, headers } = ref.on;
+			if (
+				shape === limiter.shape &&
+				retryAfter === limiter.retryAfter &&
+				headers === limiter.headers
+			)
+				runs.push(ref);
+		}
 		for (const run of runs) {
-			const times = run === REFERENCE_RUN ? 1 : repeats;
+			const times = run.once ? 1 : repeats;
 			const measured = [];
 			for (let i = 0; i < times; i++)
 				measured.push(await measureRun({ sandbox, sizes, runOne, limiter, run }));
@@ -151,7 +168,7 @@ async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true,
 			row.verdict = row.reference ? null : shapeVerdict(row);
 			rows.push(row);
 			process.stderr.write(
-				`  ${limiter.label}, ${run.workload} ${run.parallel ? `A (${run.parallel})` : 'B'}: ${measured.map((r) => `${(r.wallMs / 1000).toFixed(2)} s = ${r.ratio.toFixed(2)} × ${(r.minimumMs / 1000).toFixed(2)} s, ${r.requests} requests, ${r.rateLimited} 429 (${(100 * r.share429).toFixed(1)}%)`).join('; ')}, failed ${row.failed ?? 'node failed'}${row.workload === 'send' ? `, stored ${row.stored}, duplicates ${row.duplicates}` : ''}${row.verdict ? (row.verdict.met ? ', met' : `, NOT MET (${row.verdict.misses.join(', ')})`) : ''}\n`,
+				`  ${limiter.label}, ${run.workload} ${run.name}: ${measured.map((r) => `${(r.wallMs / 1000).toFixed(2)} s = ${r.ratio.toFixed(2)} × ${(r.minimumMs / 1000).toFixed(2)} s, ${r.requests} requests, ${r.rateLimited} 429 (${(100 * r.share429).toFixed(1)}%)`).join('; ')}, failed ${row.failed ?? 'node failed'}${row.workload === 'send' ? `, stored ${row.stored}, duplicates ${row.duplicates}` : ''}${row.verdict ? (row.verdict.met ? ', met' : `, NOT MET (${row.verdict.misses.join(', ')})`) : ''}\n`,
 			);
 		}
 	}
@@ -180,7 +197,8 @@ async function measureRun({ sandbox, sizes, runOne, limiter, run }) {
 		workload: run.workload,
 		key: run.key,
 		parallel: run.parallel,
-		reference: run === REFERENCE_RUN,
+		name: run.name,
+		reference: REFERENCE_RUNS.includes(run),
 		items,
 		rateLimited,
 		share429: result.requests ? rateLimited / result.requests : 0,

@@ -213,6 +213,8 @@ function benchWorkflows(byWorkload) {
 			workflows.push(workflow(id, target, spec.items, settings));
 		};
 		add('A', spec.A(), CONTINUE);
+		// The floor at the rate-limit shapes' cap of 3 in flight (a reference run of that matrix).
+		if (name === 'get') add('F3', spec.F(3));
 		if (name === 'get' || name === 'mute') {
 			add('A32', spec.A(32), CONTINUE);
 			add('F8', spec.F(8));
@@ -248,6 +250,7 @@ const LABELS = {
 	A: 'A (8)',
 	A8: 'A (8)',
 	A32: 'A (32)',
+	F3: 'F (3)',
 	F8: 'F (8)',
 	F32: 'F (32)',
 	B: 'B',
