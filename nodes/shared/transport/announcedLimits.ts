@@ -51,8 +51,8 @@ export class AnnouncedLimits {
 	 */
 	private beyondQuota = 0;
 	private lastFoundFull = false;
-	/** When the first answer naming a limit came: requests sent before it went blind. */
-	firstAnnouncedAt: number | undefined;
+	/** When the first answer naming a limit came. */
+	private firstAnnounced: number | undefined;
 
 	recordStart(start: number): void {
 		remember(this.starts, start);
@@ -88,10 +88,15 @@ export class AnnouncedLimits {
 		return Math.max(0, Math.floor(announced.remaining + this.beyondQuota - sentSince));
 	}
 
-	/** Whether the announced limits pace the run now: a named window, or a quota whose reset is ahead. */
-	governs(now: number): boolean {
+	/**
+	 * Whether a request started at `startedAt` went blind: before the service first named its limits,
+	 * which govern the run now (a named window, or a quota whose reset is ahead).
+	 */
+	sentBlind(startedAt: number, now: number): boolean {
 		const announced = this.announced;
-		return announced !== undefined && (this.windowMs !== undefined || now < announced.resetAt);
+		if (announced === undefined || this.firstAnnounced === undefined) return false;
+		const governs = this.windowMs !== undefined || now < announced.resetAt;
+		return governs && startedAt < this.firstAnnounced;
 	}
 
 	/** Ms until the last announcement's reset (0 without one, or once it passed). */
@@ -124,7 +129,7 @@ export class AnnouncedLimits {
 		if (status === 429) this.endBeyondQuota();
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
-		this.firstAnnouncedAt ??= now;
+		this.firstAnnounced ??= now;
 		if (state.limit !== undefined && state.limit !== this.limit) {
 			this.limit = state.limit;
 			this.endBeyondQuota();

@@ -107,7 +107,7 @@ export async function messagingApiRequest(
 			if (pacer.refusingRun) throw runRefusedError(errorContext, policy);
 			turnTaken = true;
 		} finally {
-			if (!turnTaken) pacer.abandonTurn(turn); // cancelled while waiting: given up, not taken
+			if (!turnTaken) pacer.abandonTurn(turn); // cancelled or refused while waiting: given up, not taken
 		}
 		// Then a place among the requests in flight (bounded only once the service showed a cap on them);
 		// none, but a new turn, when it waited for an answer to renew the announced quota.

@@ -1,6 +1,7 @@
 import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
 import { QuotaWaiters } from './quotaWaiters';
+import { RunRefusal } from './runRefusal';
 import { DEFAULT_RETRY } from './retry';
 import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
 import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
@@ -36,6 +37,10 @@ import type { Admitted, ResponseInfo, Turn } from './types';
  * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits): a named window by
  *   spacing the starts; a bare `remaining` as a count, the requests beyond it waiting for an answer
  *   (and, while answers keep finding the quota full, a few more let go: a bucket refills meanwhile).
+ *   The 429s of requests sent before the service first named its limits (a first wave) then leave the
+ *   pace alone: they say nothing of it.
+ * - A storm that does not clear ends the run (RunRefusal): once a request spent its retry budget with
+ *   nothing of the run served meanwhile, the others stop instead of each spending a budget.
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */
@@ -81,10 +86,7 @@ export class Pacer {
 	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
 	private readonly quotaWaiters = new QuotaWaiters();
-	/** When the service last served a request of this run (any answer but a 429 or a 5xx). */
-	private lastServedAt = -Infinity;
-	/** Whether a request gave up on 429s with nothing of the run served since it was first sent. */
-	private refused = false;
+	private readonly refusal = new RunRefusal();
 
 	private readonly gate: InFlightGate;
 
@@ -198,28 +200,20 @@ export class Pacer {
 		);
 	}
 
-	/**
-	 * A request spent its retry budget on 429s. When the service served nothing of the run since that
-	 * request was first sent, it refused the whole run for a whole budget: a storm that does not clear.
-	 * The run's other requests then stop (refusingRun) instead of each spending a budget of its own, so
-	 * the run ends after one budget, not one per item; a request of the run served again lifts it.
-	 */
+	/** A request first sent at `firstSentAt` spent its retry budget on 429s (see RunRefusal). */
 	gaveUpRateLimited(firstSentAt: number): void {
-		if (this.lastServedAt < firstSentAt) this.refused = true;
+		this.refusal.gaveUp(firstSentAt);
 	}
 
-	/** Whether the service refused the whole run for a whole retry budget (gaveUpRateLimited). */
+	/** Whether the service refused the whole run for a whole retry budget: its requests stop. */
 	get refusingRun(): boolean {
-		return this.refused;
+		return this.refusal.active;
 	}
 
 	/** Every answer: success, 429 or any other status. */
 	onResponse(info: ResponseInfo): void {
 		const now = this.now();
-		if (info.status !== 429 && info.status < 500) {
-			this.lastServedAt = now;
-			this.refused = false;
-		}
+		this.refusal.answered(info.status, now);
 		const latency = Math.max(0, now - info.startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
 		this.fastestMs = Math.min(this.fastestMs, latency);
@@ -235,8 +229,7 @@ export class Pacer {
 			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
 			// Sent before the service first named its limits (a first wave): the limits it announced keep
 			// the run under them from here on, and this says nothing of the pace.
-			const blind = info.startedAt < (this.announcedLimits.firstAnnouncedAt ?? -Infinity);
-			if (blind && this.announcedLimits.governs(now)) return;
+			if (this.announcedLimits.sentBlind(info.startedAt, now)) return;
 			const asked = Math.min(
 				MAX_RETRY_AFTER_MS,
 				retryHintMs(info.headers, info.body, now) ??

@@ -160,18 +160,19 @@ function itemName(item: string): string {
  */
 function nearestToExhaustion(field: string): string {
 	if (/(?:^|[\s,;])remaining=/i.test(field)) return field;
-	let nearest: string | undefined;
+	let nearest: { item: string; remaining: number; reset: number } | undefined;
 	for (const item of listItems(field)) {
 		const remaining = param(item, 'r');
 		if (remaining === undefined) continue;
+		const reset = param(item, 't') ?? 0;
 		if (
-			nearest === undefined ||
-			remaining < param(nearest, 'r')! ||
-			(remaining === param(nearest, 'r') && (param(item, 't') ?? 0) > (param(nearest, 't') ?? 0))
+			nearest &&
+			(remaining > nearest.remaining || (remaining === nearest.remaining && reset <= nearest.reset))
 		)
-			nearest = item;
+			continue;
+		nearest = { item, remaining, reset };
 	}
-	return nearest ?? field;
+	return nearest?.item ?? field;
 }
 
 /**
