@@ -2,10 +2,10 @@
 const { Pacer, MAX_INTERVAL_MS } = require('../../dist/nodes/shared/transport/pacer');
 const {
 	parseRetryAfter,
-	parseRateLimitHeaders,
 	retryHintMs,
 	MAX_RETRY_AFTER_MS,
 } = require('../../dist/nodes/shared/transport/retryAfter');
+const { parseRateLimitHeaders } = require('../../dist/nodes/shared/transport/rateLimitHeaders');
 const {
 	countAnswer,
 	emptyLevels,

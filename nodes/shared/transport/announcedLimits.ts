@@ -1,4 +1,5 @@
-import { MAX_RETRY_AFTER_MS, parseRateLimitHeaders } from './retryAfter';
+import { parseRateLimitHeaders } from './rateLimitHeaders';
+import { MAX_RETRY_AFTER_MS } from './retryAfter';
 
 /** A reset of a spent quota further away than this is waited for; a nearer one is too coarse to use. */
 export const RESET_RESOLUTION_MS = 2_000;
