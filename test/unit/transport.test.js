@@ -217,3 +217,61 @@ describe('redaction', () => {
 		expect(clean).toContain('[redacted]');
 	});
 });
+
+describe('cancellation', () => {
+	const { messagingApiRequest, Pacer } = require('../../dist/nodes/shared/transport');
+
+	test('a request held for a spent announced quota stops at its next turn when the execution is cancelled, even while a request in flight does not end', async () => {
+		// n8n's own HTTP client ends its requests on a cancel; one that does not (it cannot be made to here)
+		// keeps the quota spent, and the held request was handed back a turn of wait 0 and held again at
+		// once, without sleeping: a microtask loop that starved the process until the quota's reset.
+		const pacer = new Pacer();
+		let turns = 0;
+		const takeTurn = pacer.takeTurn.bind(pacer);
+		pacer.takeTurn = () => ((turns += 1), takeTurn());
+		const cancel = new AbortController();
+		let releaseSlow;
+		const slow = new Promise((resolve) => (releaseSlow = resolve));
+		let calls = 0;
+		const context = {
+			getNode: () => ({ name: 'Messaging', type: 'messaging', credentials: {} }),
+			getCredentials: async () => ({ baseUrl: 'https://api.example.com', accessToken: 'tok' }),
+			getExecutionCancelSignal: () => cancel.signal,
+			helpers: {
+				httpRequestWithAuthentication: async () => {
+					calls += 1;
+					if (calls === 1) {
+						const headers = {
+							'x-ratelimit-limit': '10',
+							'x-ratelimit-remaining': '0',
+							'x-ratelimit-reset': '1',
+						};
+						return { statusCode: 200, headers, body: { id: 'a' } };
+					}
+					await slow; // in flight until the test ends
+					return { statusCode: 200, headers: {}, body: { id: 'b' } };
+				},
+			},
+		};
+		const get = (id) =>
+			messagingApiRequest.call(context, { method: 'GET', path: ['messages', id] }, { pacer });
+		const first = get('a');
+		const second = get('b').catch((error) => error);
+		try {
+			await first;
+			const third = get('c').then(
+				() => 'sent',
+				(error) => error.name,
+			);
+			await new Promise((resolve) => setTimeout(resolve, 20)); // held: 0 remaining, one in flight
+			const turnsBeforeCancel = turns;
+			cancel.abort();
+			expect(await third).toBe('AbortError');
+			expect(calls).toBe(2); // the third never went
+			expect(turns - turnsBeforeCancel).toBeLessThanOrEqual(1); // 64,667 before, in the 1 s to the reset
+		} finally {
+			releaseSlow();
+			await second;
+		}
+	});
+});

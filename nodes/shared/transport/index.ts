@@ -95,6 +95,9 @@ export async function messagingApiRequest(
 	let droppedBefore = false;
 	let firstSentAt: number | undefined;
 	for (;;) {
+		// Checked before each turn: a turn whose wait is 0 and an admission that hands the request back
+		// for a new turn (a spent quota) never sleep, so a cancel would otherwise not be seen.
+		cancelSignal?.throwIfAborted();
 		if (pacer.refusingRun) throw runRefusedError(errorContext, policy);
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
 		let turn: Turn | undefined;
