@@ -15,6 +15,8 @@
  *                          last now (store.addHistory); its id is `sandbox.historyConversationId`
  *   --latency-ms 0 --latency-jitter-ms 0 (latencyMs, latencyJitterMs)
  *   --ignore-cursor        (ignoreCursor) starting_after ignored: every page is the first
+ *   --clock-skew-ms 0      (clockSkewMs) the service's wall clock this far ahead (negative: behind), in its Date
+ *                          header, HTTP-date Retry-After and epoch resets
  *   --quiet-log            (recordRequests: false; the CLI's default) / --log-requests (true)
  *
  * Rate limit (rateLimit: {shape, perSecond, burst, limit, windowMs, retryAfterMs, retryAfter, headers, clock})
@@ -126,6 +128,12 @@ function parseArgs(argv) {
 			case '--latency-jitter-ms':
 				options.latencyJitterMs = number(next(), flag);
 				break;
+			case '--clock-skew-ms': {
+				const text = next();
+				options.clockSkewMs = Number(text); // may be negative: a clock behind
+				if (!/^-?\d+$/.test(text ?? '')) throw new Error(`${flag} needs a number, got ${text}`);
+				break;
+			}
 			case '--rate-limit':
 				rate.n = number(next(), flag);
 				break;

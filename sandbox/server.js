@@ -30,6 +30,9 @@ const DEFAULTS = {
 	maxPageSize: 100,
 	latencyMs: 0,
 	latencyJitterMs: 0,
+	/** How far the service's wall clock is ahead of this machine's (negative: behind), as its Date header,
+	 * its HTTP-date Retry-After and its epoch resets show it: a host without NTP. */
+	clockSkewMs: 0,
 	ignoreCursor: false,
 	seed: 'demo',
 	recordRequests: true,
@@ -85,6 +88,8 @@ function createSandbox(options = {}) {
 	const requests = [];
 	const timers = new Set();
 	let limiter = createLimiter(config.rateLimit);
+	/** The service's wall clock as its answers show it (clockSkewMs). */
+	const wallClock = () => Date.now() + config.clockSkewMs;
 	let endlessCount = 0;
 	const listCache = { version: -1, entries: new Map() };
 	// inFlight: requests received and not yet answered; peakInFlight: the most at once (the client's concurrency).
@@ -139,7 +144,11 @@ function createSandbox(options = {}) {
 		if (config.recordRequests) requests.push(record);
 		const send = (status, text, headers) => {
 			record.status = status;
-			res.writeHead(status, { 'content-length': Buffer.byteLength(text), ...headers });
+			res.writeHead(status, {
+				'content-length': Buffer.byteLength(text),
+				date: new Date(wallClock()).toUTCString(),
+				...headers,
+			});
 			res.end(text);
 		};
 		const reply = (status, payload, headers = {}) => {
@@ -182,14 +191,14 @@ function createSandbox(options = {}) {
 				limiter.shape === 'concurrency'
 					? { allowed: admitted !== false, waitMs: limiter.retryAfterMs }
 					: limiter.take(now);
-			limitHeaders = rateLimitHeaders(limiter.headers, limiter.state(now));
+			limitHeaders = rateLimitHeaders(limiter.headers, limiter.state(now), wallClock());
 			if (!allowed) {
 				stats.rateLimited += 1;
 				return fail(
 					429,
 					'rate_limited',
 					'Too many requests',
-					{ ...limitHeaders, ...retryAfterHeaders(limiter.retryAfter, waitMs) },
+					{ ...limitHeaders, ...retryAfterHeaders(limiter.retryAfter, waitMs, wallClock()) },
 					retryAfterBody(limiter.retryAfter, waitMs),
 				);
 			}
@@ -262,7 +271,7 @@ function createSandbox(options = {}) {
 			const retryForm = f.retryAfterForm ?? 'ms';
 			const retryMs = (f.retryAfter ?? config.faults.retryAfterSeconds ?? 0) * 1000;
 			const asksToWait = f.status === 429 || f.status === 503;
-			const retry = asksToWait ? retryAfterHeaders(retryForm, retryMs) : {};
+			const retry = asksToWait ? retryAfterHeaders(retryForm, retryMs, wallClock()) : {};
 			const headers = { ...retry, ...f.headers };
 			if (f.html !== undefined)
 				return send(f.status, f.html, withoutNulls({ 'content-type': 'text/html', ...headers }));

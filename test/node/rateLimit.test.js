@@ -240,3 +240,30 @@ test("a request held for a spent X-RateLimit quota goes at the quota's reset, no
 	expect(thirdArrivedAfterMs).toBeGreaterThanOrEqual(900);
 	expect(thirdArrivedAfterMs).toBeLessThan(4000);
 });
+
+test.each([
+	['two minutes behind', -120_000],
+	['two minutes ahead', 120_000],
+])(
+	'a service whose clock is %s: its HTTP-date Retry-After is read on its own clock (its Date header), and every item succeeds',
+	async (_, clockSkewMs) => {
+		// Behind, every date had passed: each refused request was repeated at once and spent its 12
+		// rate-limited answers within the window. Ahead, each waited a minute (the clamp) for a 1 s window.
+		sandbox.set({
+			clockSkewMs,
+			latencyMs: 2,
+			rateLimit: { shape: 'fixed-window', limit: 5, windowMs: 1000, retryAfter: 'http-date' },
+		});
+		const ids = [...sandbox.store.messages.keys()].slice(0, 15);
+		const started = Date.now();
+		const { items, error } = await getEach(ids, 4);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.id)).toEqual(ids);
+		const limited = sandbox.requests.filter((r) => r.status === 429).length;
+		console.log(
+			`15 Gets at 4, 5 per 1 s window, service clock ${clockSkewMs / 1000} s: ${Date.now() - started} ms, ${limited} answered 429`,
+		);
+		expect(limited).toBeLessThan(15 * 3);
+	},
+	30_000,
+);

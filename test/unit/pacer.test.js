@@ -4,6 +4,7 @@ const {
 	parseRetryAfter,
 	retryHintMs,
 	MAX_RETRY_AFTER_MS,
+	serviceNow,
 } = require('../../dist/nodes/shared/transport/retryAfter');
 const { parseRateLimitHeaders } = require('../../dist/nodes/shared/transport/rateLimitHeaders');
 const {
@@ -32,7 +33,7 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter({ 'RETRY-AFTER-MS': '40' }, NOW)).toBe(40);
 		expect(parseRetryAfter({ 'retry-after': ['2', '9'] }, NOW)).toBe(2000);
 	});
-	test('malformed gives undefined (the caller backs off), the past gives 0, the far future is clamped', () => {
+	test('malformed or past gives undefined (the caller backs off), the far future is clamped', () => {
 		for (const bad of ['-5', 'soon', '', '1e3', 'Infinity', 'NaN', '0x10', '3 seconds']) {
 			expect(parseRetryAfter({ 'retry-after': bad }, NOW)).toBeUndefined();
 		}
@@ -40,13 +41,57 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter({ 'retry-after': null }, NOW)).toBeUndefined();
 		expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
 		expect(parseRetryAfter({}, NOW)).toBeUndefined();
-		expect(parseRetryAfter({ 'retry-after': new Date(NOW - 60_000).toUTCString() }, NOW)).toBe(0);
-		expect(parseRetryAfter({ 'retry-after': '0' }, NOW)).toBe(0);
+		// A date already past says when it was, not how long to wait (0 before: retried at once).
+		expect(
+			parseRetryAfter({ 'retry-after': new Date(NOW - 60_000).toUTCString() }, NOW),
+		).toBeUndefined();
+		expect(parseRetryAfter({ 'retry-after': new Date(NOW).toUTCString() }, NOW)).toBeUndefined();
+		expect(parseRetryAfter({ 'retry-after': '0' }, NOW)).toBe(0); // a number is the service's own word
 		expect(parseRetryAfter({ 'retry-after': '7200' }, NOW)).toBe(MAX_RETRY_AFTER_MS);
 		expect(
 			parseRetryAfter({ 'retry-after': new Date(NOW + 7 * 86_400_000).toUTCString() }, NOW),
 		).toBe(MAX_RETRY_AFTER_MS);
 		expect(parseRetryAfter({ 'retry-after-ms': '99999999' }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+	});
+});
+
+describe("the service's clock", () => {
+	const date = (ms) => new Date(ms).toUTCString();
+	test("an HTTP-date Retry-After is read on the service's clock when its Date header shows it elsewhere", () => {
+		const wait = (skewMs) =>
+			parseRetryAfter({ date: date(NOW + skewMs), 'retry-after': date(NOW + skewMs + 3000) }, NOW);
+		// Two minutes behind: the date was past (0 before, so each refused request was repeated at once).
+		expect(wait(-120_000)).toBe(2500);
+		// Two minutes ahead: a minute's wait before (clamped), for a limit that reopens in 3 s.
+		expect(wait(120_000)).toBe(2500);
+		// In step (the header's whole second and a trip apart): our finer clock.
+		expect(wait(0)).toBe(3000);
+		expect(parseRetryAfter({ date: date(NOW - 1400), 'retry-after': date(NOW + 3000) }, NOW)).toBe(
+			3000,
+		);
+		// Without a readable Date header: ours.
+		expect(parseRetryAfter({ date: 'soon', 'retry-after': date(NOW + 3000) }, NOW)).toBe(3000);
+		expect(serviceNow({}, NOW)).toBe(NOW);
+		expect(serviceNow({ date: date(NOW - 3_600_000) }, NOW)).toBe(NOW - 3_600_000 + 500);
+	});
+	test("an epoch reset is read on the service's clock too; a relative one needs no clock", () => {
+		const headers = (skewMs, reset) => ({
+			date: date(NOW + skewMs),
+			'x-ratelimit-limit': '10',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': reset(skewMs),
+		});
+		const epochIn5s = (skewMs) => String((NOW + skewMs + 5000) / 1000);
+		// Two minutes ahead: a 125 s wait before (a spent quota's reset is waited for, up to a minute a time).
+		expect(parseRateLimitHeaders(headers(120_000, epochIn5s), NOW).resetMs).toBe(4500);
+		// Two minutes behind: the reset had passed, so the spent quota governed nothing.
+		expect(parseRateLimitHeaders(headers(-120_000, epochIn5s), NOW).resetMs).toBe(4500);
+		expect(
+			parseRateLimitHeaders(
+				headers(-120_000, () => '5'),
+				NOW,
+			).resetMs,
+		).toBe(5000);
 	});
 });
 
@@ -143,6 +188,56 @@ describe('parseRateLimitHeaders', () => {
 				NOW,
 			),
 		).toEqual({ remaining: 7, resetMs: 2000 });
+	});
+	test("the split and limit-list forms take the reported policy's window, not the first listed", () => {
+		// A per-second window read for a per-minute quota paced 60 times too fast (and floored a 429's
+		// slowdown at 45/s): the split fields and the limit field's list had kept the first `w=`.
+		const perMinute = { limit: 50, remaining: 3, resetMs: 40_000, windowMs: 60_000 };
+		const split = {
+			'ratelimit-limit': '50',
+			'ratelimit-remaining': '3',
+			'ratelimit-reset': '40',
+		};
+		expect(parseRateLimitHeaders({ ...split, 'ratelimit-policy': '10;w=1, 50;w=60' }, NOW)).toEqual(
+			perMinute,
+		);
+		expect(
+			parseRateLimitHeaders({ ...split, 'ratelimit-limit': '50, 10;w=1, 50;w=60' }, NOW),
+		).toEqual(perMinute);
+		expect(
+			parseRateLimitHeaders(
+				{
+					'x-ratelimit-limit': '50, 10;w=1, 50;w=60',
+					'x-ratelimit-remaining': '3',
+					'x-ratelimit-reset': '40',
+				},
+				NOW,
+			),
+		).toEqual(perMinute);
+	});
+	test('a draft 08+ policy counting something other than requests is not a count of requests', () => {
+		const policy = '"req";q=100;w=60, "bytes";q=10000;qu="content-bytes";w=60';
+		expect(
+			parseRateLimitHeaders(
+				{ ratelimit: '"req";r=50;t=30, "bytes";r=10;t=30', 'ratelimit-policy': policy },
+				NOW,
+			),
+		).toEqual({ limit: 100, remaining: 50, resetMs: 30_000, windowMs: 60_000 });
+		expect(
+			parseRateLimitHeaders({ ratelimit: '"bytes";r=10;t=30', 'ratelimit-policy': policy }, NOW),
+		).toBeUndefined();
+	});
+	test("Twitter's X-Rate-Limit-* (an epoch reset)", () => {
+		expect(
+			parseRateLimitHeaders(
+				{
+					'x-rate-limit-limit': '900',
+					'x-rate-limit-remaining': '0',
+					'x-rate-limit-reset': String(NOW / 1000 + 900),
+				},
+				NOW,
+			),
+		).toEqual({ limit: 900, remaining: 0, resetMs: 900_000 });
 	});
 	test('the split RateLimit-* and X-RateLimit-* forms', () => {
 		expect(

@@ -3,7 +3,7 @@
  * drafts' RateLimit and RateLimit-Policy, OpenAI's request budget). Pure: the current time is a
  * parameter (epoch milliseconds, as Date.now()).
  */
-import { decimal, headerValue, type HeaderBag } from './retryAfter';
+import { decimal, headerValue, serviceNow, type HeaderBag } from './retryAfter';
 
 /**
  * A reset above this is not a delay in seconds (that would be 31 years) but an epoch time: in seconds
@@ -76,16 +76,25 @@ function itemName(item: string): string {
 	return /^"?([a-z*][\w*.-]*)"?\s*(?:;|$)/i.exec(item)?.[1] ?? '';
 }
 
+/** Whether a policy counts requests: draft 08+'s `qu` names another unit (`"content-bytes"`) when not. */
+function countsRequests(policy: string | undefined): boolean {
+	const unit = /;\s*qu="?([\w-]+)"?/i.exec(policy ?? '')?.[1];
+	return unit === undefined || unit.toLowerCase() === 'requests';
+}
+
 /**
  * The policy a RateLimit field reports that is nearest to exhaustion: the least remaining, and of
- * those the latest reset. Drafts 05-07 report one policy as comma-separated keys: the field is that.
+ * those the latest reset; a policy counting something other than requests (its RateLimit-Policy item
+ * of the same name says so) is left out. Drafts 05-07 report one policy as comma-separated keys: the
+ * field is that.
  */
-function nearestToExhaustion(field: string): string {
+function nearestToExhaustion(field: string, policies: string[]): string | undefined {
 	if (/(?:^|[\s,;])remaining=/i.test(field)) return field;
 	let nearest: { item: string; remaining: number; reset: number } | undefined;
 	for (const item of listItems(field)) {
 		const remaining = param(item, 'r');
 		if (remaining === undefined) continue;
+		if (!countsRequests(policies.find((policy) => itemName(policy) === itemName(item)))) continue;
 		const reset = param(item, 't') ?? 0;
 		if (
 			nearest &&
@@ -94,79 +103,127 @@ function nearestToExhaustion(field: string): string {
 			continue;
 		nearest = { item, remaining, reset };
 	}
-	return nearest?.item ?? field;
+	return nearest?.item;
 }
 
 /**
- * The RateLimit-Policy item describing the reported policy: the one of the same name (draft 08+; none
- * when no policy has that name), or whose quota is the reported limit (drafts 05-07: `100;w=60,
- * 5000;w=86400`), else the first.
+ * Of the policies a service lists (RateLimit-Policy, or a limit field such as `50, 10;w=1, 50;w=60`),
+ * the one describing the reported count: the one of the same name (draft 08+; none when no policy has
+ * that name), else the one naming a window whose quota is the reported limit, else the first naming a
+ * window. Another policy's window would pace by the wrong one: a per-second limit read for a
+ * per-minute quota is 60 times too fast.
  */
-function matchingPolicy(
-	field: string,
+function describingPolicy(
+	policies: string[],
 	name: string,
 	limit: number | undefined,
 ): string | undefined {
-	const items = listItems(field);
-	if (name !== '') return items.find((item) => itemName(item) === name);
-	return items.find((item) => limit !== undefined && leadingNumber(item) === limit) ?? items[0];
+	if (name !== '') return policies.find((item) => itemName(item) === name);
+	const windows = policies.filter((item) => param(item, 'w') !== undefined);
+	return windows.find((item) => limit !== undefined && quotaOf(item) === limit) ?? windows[0];
+}
+
+/** A policy's quota: its leading number (drafts 01-07: `100;w=60`) or `q=` (draft 08+). */
+function quotaOf(policy: string): number | undefined {
+	return leadingNumber(policy) ?? param(policy, 'q');
+}
+
+/** What one form of the headers says: the count, and the policies listed beside it. */
+interface Reported {
+	remaining: number | undefined;
+	resetMs: number | undefined;
+	limit: number | undefined;
+	/** The reported policy's name (draft 08+), '' otherwise. */
+	name: string;
+	policies: string[];
 }
 
 /**
- * The rate-limit state a service announces, from, in this order:
+ * The count as one form of the headers reports it, `prefix` and `suffix` naming its fields
+ * (`x-ratelimit-` and `-requests` for OpenAI's). `now` is the service's time (serviceNow).
+ */
+function fieldsForm(headers: HeaderBag, prefix: string, suffix: string, now: number): Reported {
+	const field = (name: string) => headerValue(headers, `${prefix}${name}${suffix}`);
+	const remaining = decimal(field('remaining'));
+	// Discord's -Reset-After is relative, so a skewed clock does not move it: preferred to -Reset.
+	const afterMs = suffix === '' ? resetFieldMs(field('reset-after'), now) : undefined;
+	let resetMs = afterMs ?? resetFieldMs(field('reset'), now);
+	const limitField = field('limit');
+	const limit = leadingNumber(limitField);
+	// A request budget (OpenAI) refills continuously and its reset is when it is full again: with the
+	// limit known, the next request is due after the reset's share of one request.
+	if (suffix !== '' && resetMs !== undefined && remaining !== undefined && limit)
+		resetMs /= Math.max(1, limit - remaining);
+	// Drafts 01-03 list the policies in the limit field itself: `100, 100;w=60`.
+	return { remaining, resetMs, limit, name: '', policies: listItems(limitField ?? '') };
+}
+
+/** The combined IETF field (`RateLimit`), its policy nearest to exhaustion. */
+function combinedForm(field: string, policies: string[], now: number): Reported | undefined {
+	const nearest = nearestToExhaustion(field, policies);
+	if (nearest === undefined) return undefined;
+	const reset = param(nearest, 'reset', 't');
+	return {
+		remaining: param(nearest, 'remaining', 'r'),
+		resetMs: reset === undefined ? undefined : resetToMs(reset, now),
+		limit: param(nearest, 'limit'),
+		name: itemName(nearest),
+		policies: [], // its policies are RateLimit-Policy's
+	};
+}
+
+/** The header forms read, in this order: split IETF, X-RateLimit, Twitter's, OpenAI's request budget. */
+const FIELD_FORMS = [
+	['ratelimit-', ''],
+	['x-ratelimit-', ''],
+	['x-rate-limit-', ''],
+	['x-ratelimit-', '-requests'],
+];
+
+/**
+ * The rate-limit state a service announces, from the first of these forms that gives both a remaining
+ * count and a reset:
  * - the IETF fields `RateLimit: limit=100, remaining=50, reset=5` (or `"default";r=50;t=5`) with
  *   `RateLimit-Policy: 100;w=60` (or `"default";q=100;w=60`); of several policies, the one nearest
- *   to exhaustion (the least remaining, then the latest reset) with the window of its own policy;
+ *   to exhaustion (the least remaining, then the latest reset);
  * - the older split form `RateLimit-Limit` / `-Remaining` / `-Reset`;
- * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (a limit such as `100, 100;w=60` names its window;
- *   `-Reset-After`, in seconds, preferred to `-Reset`);
+ * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (`-Reset-After`, in seconds, preferred to `-Reset`),
+ *   and Twitter's `X-Rate-Limit-*`;
  * - the request budget of `X-RateLimit-Limit-Requests` / `-Remaining-Requests` / `-Reset-Requests`
  *   (a reset such as `6m0s`, when the budget is full again; read as when the next request is due); a
  *   token budget (`-Tokens`) is not a count of requests and is left alone.
+ * The window is the reported policy's own (describingPolicy), from RateLimit-Policy or a limit field
+ * that lists policies. An epoch reset is read on the service's clock (serviceNow).
  * Undefined when remaining or reset is missing or malformed: without both there is nothing to pace by.
  */
 export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
-	const policies = headerValue(headers, 'ratelimit-policy');
+	const clock = serviceNow(headers, now);
+	const policyField = headerValue(headers, 'ratelimit-policy');
+	const listed = policyField !== undefined ? listItems(policyField) : [];
 	const combined = headerValue(headers, 'ratelimit');
-	let limit: number | undefined;
-	let remaining: number | undefined;
-	let resetMs: number | undefined;
-	let policy = policies;
-	if (combined !== undefined) {
-		const nearest = nearestToExhaustion(combined);
-		remaining = param(nearest, 'remaining', 'r');
-		const reset = param(nearest, 'reset', 't');
-		resetMs = reset === undefined ? undefined : resetToMs(reset, now);
-		limit = param(nearest, 'limit');
-		if (policies !== undefined) policy = matchingPolicy(policies, itemName(nearest), limit);
-	}
-	let windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
-	const fields = [
-		['ratelimit-', ''],
-		['x-ratelimit-', ''],
-		['x-ratelimit-', '-requests'],
+	const forms = [
+		() => (combined !== undefined ? combinedForm(combined, listed, clock) : undefined),
+		...FIELD_FORMS.map(
+			([prefix, suffix]) =>
+				() =>
+					fieldsForm(headers, prefix, suffix, clock),
+		),
 	];
-	for (const [prefix, suffix] of fields) {
-		if (remaining !== undefined && resetMs !== undefined) break;
-		const field = (name: string) => headerValue(headers, `${prefix}${name}${suffix}`);
-		remaining = decimal(field('remaining'));
-		// Discord's -Reset-After is relative, so a skewed local clock does not move it: preferred to -Reset.
-		const afterMs = suffix === '' ? resetFieldMs(field('reset-after'), now) : undefined;
-		resetMs = afterMs ?? resetFieldMs(field('reset'), now);
-		const limitField = field('limit');
-		limit = leadingNumber(limitField);
-		windowSeconds ??= limitField !== undefined ? param(limitField, 'w') : undefined;
-		// A request budget (OpenAI) refills continuously and its reset is when it is full again: with the
-		// limit known, the next request is due after the reset's share of one request.
-		if (suffix !== '' && resetMs !== undefined && remaining !== undefined && limit)
-			resetMs /= Math.max(1, limit - remaining);
+	let reported: Reported | undefined;
+	for (const form of forms) {
+		reported = form();
+		if (reported?.remaining !== undefined && reported.resetMs !== undefined) break;
 	}
-	if (remaining === undefined || resetMs === undefined) return undefined;
-	if (policy !== undefined) limit ??= leadingNumber(policy) ?? param(policy, 'q');
-	const state: RateLimitState = {
-		remaining: Math.floor(remaining),
-		resetMs: Math.max(0, resetMs),
-	};
+	if (reported?.remaining === undefined || reported.resetMs === undefined) return undefined;
+	const { remaining, resetMs, name } = reported;
+	const policy =
+		describingPolicy(listed, name, reported.limit) ??
+		describingPolicy(reported.policies, '', reported.limit);
+	// Without a limit of its own, the count's limit is its policy's quota (or, unnamed, the first listed).
+	const quotaPolicy = policy ?? (name === '' ? listed[0] : undefined);
+	const limit = reported.limit ?? (quotaPolicy !== undefined ? quotaOf(quotaPolicy) : undefined);
+	const windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
+	const state: RateLimitState = { remaining: Math.floor(remaining), resetMs: Math.max(0, resetMs) };
 	if (limit !== undefined && limit > 0) state.limit = Math.floor(limit);
 	if (windowSeconds !== undefined && windowSeconds > 0) state.windowMs = windowSeconds * 1000;
 	return state;

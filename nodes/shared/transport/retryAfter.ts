@@ -28,11 +28,39 @@ export function decimal(text: string | undefined): number | undefined {
 	return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
+/** An HTTP date (`Wed, 25 Nov 2026 10:00:00 GMT`) in epoch ms; undefined unless it names its month. */
+function httpDate(text: string | undefined): number | undefined {
+	// Date.parse also reads bare numbers ("-5" is a year): an HTTP date always names its month.
+	if (text === undefined || !/[a-z]{3}/i.test(text)) return undefined;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : date;
+}
+
+/** Our clock and the service's agree when they differ by less than this (the Date header's second, a trip). */
+const CLOCKS_AGREE_MS = 2_000;
+
+/**
+ * The service's time now, for reading the absolute times it sends (an HTTP-date Retry-After, an epoch
+ * reset): ours, unless its `Date` header shows its clock elsewhere (a host without NTP, a drifting
+ * container), then its own. A service two minutes behind us said every Retry-After date was already
+ * past (each refused request was repeated at once and its retries spent in a second); two minutes ahead,
+ * every spent quota's reset was a minute's wait.
+ */
+export function serviceNow(headers: HeaderBag, now: number): number {
+	const served = httpDate(headerValue(headers, 'date'));
+	if (served === undefined) return now;
+	// The Date header truncates to the second: the service's time is within the second after it.
+	const theirs = served + 500;
+	return Math.abs(now - theirs) > CLOCKS_AGREE_MS ? theirs : now;
+}
+
 /**
  * Milliseconds to wait before retrying a request the service refused: `retry-after-ms`, else
- * `Retry-After` in (fractional) seconds or as an HTTP date. Malformed (negative, text, a number
- * inside a date-like mess) gives undefined, so the caller uses its own backoff; a date in the past
- * gives 0; anything above MAX_RETRY_AFTER_MS is clamped to it.
+ * `Retry-After` in (fractional) seconds or as an HTTP date (read on the service's clock, serviceNow).
+ * Malformed (negative, text, a number inside a date-like mess) gives undefined, so the caller uses its
+ * own backoff; so does a date not after the service's now (it says when it was, not how long to wait:
+ * repeated at once, the request would spend its retries within the second); anything above
+ * MAX_RETRY_AFTER_MS is clamped to it.
  */
 export function parseRetryAfter(headers: HeaderBag, now: number): number | undefined {
 	const clamp = (ms: number) => Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(ms)));
@@ -42,10 +70,10 @@ export function parseRetryAfter(headers: HeaderBag, now: number): number | undef
 	if (retryAfter === undefined || retryAfter === '') return undefined;
 	const seconds = decimal(retryAfter);
 	if (seconds !== undefined) return clamp(seconds * 1000);
-	// Date.parse also reads bare numbers ("-5" is a year): an HTTP date always names its month.
-	if (!/[a-z]{3}/i.test(retryAfter)) return undefined;
-	const date = Date.parse(retryAfter);
-	return Number.isNaN(date) ? undefined : clamp(date - now);
+	const date = httpDate(retryAfter);
+	if (date === undefined) return undefined;
+	const ms = date - serviceNow(headers, now);
+	return ms > 0 ? clamp(ms) : undefined;
 }
 
 /** The bodies read for a retry hint are small error objects; a larger text is not parsed. */
