@@ -27,7 +27,7 @@ export const listingOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: 60,
 		description:
-			'Messages that show up late with a creation time up to this much older than the newest one delivered are still delivered, once. A larger window reads more messages per check.',
+			'Messages that show up late with a creation time up to this much older than the newest one delivered are still delivered, once (while at most 500 messages fall within it). A larger window reads more messages per check.',
 	},
 	{
 		displayName: 'Page Size',

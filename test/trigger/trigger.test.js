@@ -457,3 +457,25 @@ describe('Messaging Trigger v1: Fetch Test Event', () => {
 		expect(trigger.state()).toBeUndefined();
 	});
 });
+
+describe('Messaging Trigger v1: polls that overlap', () => {
+	beforeEach(() => setup({ latencyMs: 30 }));
+	afterEach(() => sandbox.stop());
+
+	test('two polls at once (two Poll Times entries on the same minute, or a poll longer than its interval) deliver each message once', async () => {
+		// n8n starts a poll on every tick of every entry without waiting for the one before.
+		const { pollingVersion } = require('../harness/triggerVersions');
+		const trigger = pollingVersion({ credentials });
+		send('before');
+		await trigger.check(); // the first poll only notes where the list stands
+		tick();
+		send('one');
+		send('two');
+		const [first, second] = await Promise.all([trigger.check(), trigger.check()]);
+		// Before: both read the same state and each delivered ['one', 'two'].
+		expect([...texts(first), ...texts(second)]).toEqual(['one', 'two']);
+		tick();
+		send('three');
+		expect(texts(await trigger.check())).toEqual(['three']); // the lock was let go
+	});
+});

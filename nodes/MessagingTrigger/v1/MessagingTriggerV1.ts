@@ -22,6 +22,14 @@ import { gapWarning, messageItems, noMessagesText } from '../output';
 import { messagesToDeliver } from '../ownContact';
 import { isTriggerState } from '../pollState';
 
+/**
+ * Polls in progress in this process, by workflow and node. n8n starts a poll on every tick of every Poll
+ * Times entry without waiting for the one before (two entries falling on the same minute, or a poll
+ * longer than its interval), and two polls reading the same state would deliver the same messages: a
+ * poll that finds one in progress returns nothing, and the next tick lists what it would have.
+ */
+const pollsInProgress = new Set<string>();
+
 export class MessagingTriggerV1 implements INodeType {
 	description: INodeTypeDescription;
 
@@ -57,17 +65,24 @@ export class MessagingTriggerV1 implements INodeType {
 			return [messageItems([newest], output)];
 		}
 
-		const staticData = this.getWorkflowStaticData('node');
-		const stored = isTriggerState(staticData.state) ? staticData.state : null;
-		const check = await checkForNew(fetchPage, stored, { ...options, unitSetting }, Date.now());
-		const { delivered, next, gap } = await messagesToDeliver.call(this, check, {
-			skipOwnMessages: options.skipOwnMessages,
-			configured: credentials.ownContactId,
-		});
+		const pollKey = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
+		if (pollsInProgress.has(pollKey)) return null;
+		pollsInProgress.add(pollKey);
+		try {
+			const staticData = this.getWorkflowStaticData('node');
+			const stored = isTriggerState(staticData.state) ? staticData.state : null;
+			const check = await checkForNew(fetchPage, stored, { ...options, unitSetting }, Date.now());
+			const { delivered, next, gap } = await messagesToDeliver.call(this, check, {
+				skipOwnMessages: options.skipOwnMessages,
+				configured: credentials.ownContactId,
+			});
 
-		// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
-		staticData.state = next;
-		if (delivered.length === 0) return null;
-		return [messageItems(delivered, output, gapWarning(gap))];
+			// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
+			staticData.state = next;
+			if (delivered.length === 0) return null;
+			return [messageItems(delivered, output, gapWarning(gap))];
+		} finally {
+			pollsInProgress.delete(pollKey);
+		}
 	}
 }
