@@ -743,7 +743,7 @@ function parseBody(contentType = '', raw) {
 			throw invalid('Body is not a JSON object');
 		}
 	}
-	const reactions = {};
+	const reactions = Object.create(null); // a reaction may be named `constructor` or `__proto__`
 	let sawReactions = false;
 	const rest = [];
 	for (const pair of raw.split('&')) {

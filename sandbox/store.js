@@ -341,7 +341,7 @@ function parseAttachments(value) {
 function parseReactions(value) {
 	if (value === undefined || value === null || value === '') return {};
 	const parts = Array.isArray(value) ? value : [value];
-	const merged = {};
+	const merged = Object.create(null); // a reaction may be named `constructor` or `__proto__`
 	for (const part of parts) {
 		if (part === null || typeof part !== 'object' || Array.isArray(part)) {
 			throw invalid('reactions must map reaction names to arrays of reactors');

@@ -237,6 +237,61 @@ describe('answers that are not what the call returns are errors, never silent re
 		expect(writes()).toEqual([]);
 	});
 
+	test("Add Reaction reads the current set when the service sends it as one object (as the spec's update answer does), and keeps it", async () => {
+		sandbox.failNext({
+			status: 200,
+			html: '{"id": "msg_00000001", "message": "hi", "reactions": {"like": ["bob"]}}',
+		});
+		const { error } = await run({
+			resource: 'message',
+			operation: 'addReaction',
+			messageId: byId('msg_00000001'),
+			reaction: 'like',
+			reactor: 'ann',
+		});
+		expect(error).toBeUndefined(); // before: "without its reactions list, so nothing was written"
+		expect(writes().map((r) => decodeURIComponent(r.body))).toEqual([
+			'reactions[like][]=bob&reactions[like][]=ann',
+		]);
+	});
+
+	test.each(['constructor', '__proto__', 'toString'])(
+		'a reaction named %s is a reaction like any other (not a member of every object)',
+		async (name) => {
+			for (const operation of ['addReaction', 'addReaction', 'removeReaction']) {
+				const reactor =
+					operation === 'removeReaction' ? 'ann' : writes().length === 0 ? 'ann' : 'bob';
+				const { error } = await run({
+					resource: 'message',
+					operation,
+					messageId: byId('msg_00000001'),
+					reaction: name,
+					reactor,
+				});
+				// Before: "(map[name] ?? []) is not iterable", naming neither item nor field.
+				expect(error).toBeUndefined();
+			}
+			expect(writes().map((r) => decodeURIComponent(r.body))).toEqual([
+				`reactions[${name}][]=ann`,
+				`reactions[${name}][]=ann&reactions[${name}][]=bob`,
+				`reactions[${name}][]=bob`,
+			]);
+		},
+	);
+
+	test('an Update row naming a reaction without reactors is an error naming the item and the field, not a wiped set', async () => {
+		const { error } = await run({
+			resource: 'message',
+			operation: 'update',
+			messageId: byId('msg_00000001'),
+			updateFields: { reactions: { reaction: [{ name: 'like', reactors: ' , ' }] } },
+		});
+		expect(error.message).toBe(
+			'Reactions row 1 ("like") has no reactors; to remove a reaction, leave its row out [item 0]',
+		);
+		expect(writes()).toEqual([]); // before: PUT reactions= (every reaction removed)
+	});
+
 	test('a DELETE answered 200 in plain text is done', async () => {
 		sandbox.failNext({ status: 200, html: 'OK' });
 		const { error, items } = await run({

@@ -5,10 +5,22 @@
 
 export type ReactionMap = Record<string, string[]>;
 
+/**
+ * A map with no prototype: a reaction may be named `constructor` or `__proto__`, which on a plain object
+ * read inherited members (`map.constructor ?? []` is a function) or set its prototype.
+ */
+function emptyMap(): ReactionMap {
+	return Object.create(null) as ReactionMap;
+}
+
+function copyOf(map: ReactionMap): ReactionMap {
+	return Object.assign(emptyMap(), map);
+}
+
 /** The service's reactions value as one map; duplicates and empty names dropped. */
 export function reactionsFromService(value: unknown): ReactionMap {
 	const parts = Array.isArray(value) ? value : value && typeof value === 'object' ? [value] : [];
-	const merged: ReactionMap = {};
+	const merged = emptyMap();
 	for (const part of parts) {
 		if (!part || typeof part !== 'object' || Array.isArray(part)) continue;
 		for (const [name, reactors] of Object.entries(part as Record<string, unknown>)) {
@@ -28,13 +40,13 @@ function addReactors(map: ReactionMap, name: string, reactors: string[]): void {
 }
 
 export function withReaction(map: ReactionMap, name: string, reactor: string): ReactionMap {
-	const next = { ...map };
+	const next = copyOf(map);
 	addReactors(next, name, [reactor]);
 	return next;
 }
 
 export function withoutReaction(map: ReactionMap, name: string, reactor: string): ReactionMap {
-	const next = { ...map };
+	const next = copyOf(map);
 	const left = (next[name] ?? []).filter((r) => r !== reactor);
 	if (left.length > 0) next[name] = left;
 	else delete next[name];
@@ -61,7 +73,7 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 	if (input && typeof input === 'object' && !Array.isArray(input) && 'reaction' in input) {
 		const rows = (input as { reaction: unknown }).reaction;
 		const list = Array.isArray(rows) ? rows : [rows];
-		const map: ReactionMap = {};
+		const map = emptyMap();
 		for (const [index, row] of list.entries()) {
 			const { name, reactors } = (row ?? {}) as { name?: unknown; reactors?: unknown };
 			if (typeof name !== 'string' || name.trim() === '')
@@ -84,14 +96,17 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 					`row ${index + 1} ("${name.trim()}") must list reactors as text, not ${typeof reactors}`,
 				);
 			}
-			const names = Array.isArray(reactors)
-				? (reactors as string[])
-				: String(reactors ?? '').split(',');
-			addReactors(
-				map,
-				name.trim(),
-				names.map((r) => r.trim()).filter((r) => r !== ''),
-			);
+			const names = (
+				Array.isArray(reactors) ? (reactors as string[]) : String(reactors ?? '').split(',')
+			)
+				.map((r) => r.trim())
+				.filter((r) => r !== '');
+			// The write replaces the whole set: a row without reactors would clear the reaction silently.
+			if (names.length === 0)
+				throw new Error(
+					`row ${index + 1} ("${name.trim()}") has no reactors; to remove a reaction, leave its row out`,
+				);
+			addReactors(map, name.trim(), names);
 		}
 		return map;
 	}

@@ -62,7 +62,9 @@ export async function changeReaction(
 		run.requestOptions(itemIndex, 'record'),
 	)) as IDataObject;
 	// The write replaces the whole set: without the current set in the answer, writing would wipe it.
-	if (!Array.isArray(message.reactions)) {
+	// The service's list form, or one object (as the spec shows an update's answer).
+	const current = message.reactions;
+	if (current === null || typeof current !== 'object') {
 		throw new NodeApiError(this.getNode(), { message: 'incomplete message' } as JsonObject, {
 			message: `The Messaging service returned message ${messageId} without its "reactions" list, so nothing was written`,
 			description:
@@ -70,7 +72,7 @@ export async function changeReaction(
 			itemIndex,
 		});
 	}
-	const reactions = change(reactionsFromService(message.reactions), name, reactor);
+	const reactions = change(reactionsFromService(current), name, reactor);
 	return await messagingApiRequest.call(
 		this,
 		{ method: 'PUT', path: ['messages', messageId], body: { reactions } },
