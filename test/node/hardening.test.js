@@ -19,6 +19,9 @@ afterEach(() => sandbox.stop());
 
 const run = (parameters, extra = {}) => runMessagingNode({ parameters, credentials, ...extra });
 const writes = () => sandbox.requests.filter((r) => r.method !== 'GET');
+/** Add or Remove Reaction on msg_00000001. */
+const changeReaction = (operation, reaction, reactor) =>
+	run({ resource: 'message', operation, messageId: byId('msg_00000001'), reaction, reactor });
 
 describe('input of the wrong kind is an error naming the field and the item, before any request', () => {
 	const input = [{ obj: { id: 'm1' }, list: ['m1', 'm2'], count: 5, flag: true }];
@@ -226,13 +229,7 @@ describe('answers that are not what the call returns are errors, never silent re
 
 	test('Add Reaction whose read has no reactions list writes nothing', async () => {
 		sandbox.failNext({ status: 200, html: '{"id": "msg_00000001", "message": "hi"}' });
-		const { error } = await run({
-			resource: 'message',
-			operation: 'addReaction',
-			messageId: byId('msg_00000001'),
-			reaction: 'like',
-			reactor: 'ann',
-		});
+		const { error } = await changeReaction('addReaction', 'like', 'ann');
 		expect(error.message).toContain('without its "reactions" list, so nothing was written');
 		expect(writes()).toEqual([]);
 	});
@@ -242,13 +239,7 @@ describe('answers that are not what the call returns are errors, never silent re
 			status: 200,
 			html: '{"id": "msg_00000001", "message": "hi", "reactions": {"like": ["bob"]}}',
 		});
-		const { error } = await run({
-			resource: 'message',
-			operation: 'addReaction',
-			messageId: byId('msg_00000001'),
-			reaction: 'like',
-			reactor: 'ann',
-		});
+		const { error } = await changeReaction('addReaction', 'like', 'ann');
 		expect(error).toBeUndefined(); // before: "without its reactions list, so nothing was written"
 		expect(writes().map((r) => decodeURIComponent(r.body))).toEqual([
 			'reactions[like][]=bob&reactions[like][]=ann',
@@ -261,13 +252,7 @@ describe('answers that are not what the call returns are errors, never silent re
 			for (const operation of ['addReaction', 'addReaction', 'removeReaction']) {
 				const reactor =
 					operation === 'removeReaction' ? 'ann' : writes().length === 0 ? 'ann' : 'bob';
-				const { error } = await run({
-					resource: 'message',
-					operation,
-					messageId: byId('msg_00000001'),
-					reaction: name,
-					reactor,
-				});
+				const { error } = await changeReaction(operation, name, reactor);
 				// Before: "(map[name] ?? []) is not iterable", naming neither item nor field.
 				expect(error).toBeUndefined();
 			}
