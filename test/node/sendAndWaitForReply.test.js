@@ -224,6 +224,36 @@ describe('Send and Wait for Reply', () => {
 		}
 	});
 
+	test.each([
+		['every check stalls (no answer)', { stall: 'before' }],
+		[
+			'every check is refused with Retry-After: 20',
+			{ status: 429, retryAfter: 20, retryAfterForm: 'seconds' },
+		],
+	])(
+		'%s: the wait ends at its own Timeout with timedOut: true, not after the transport’s retries',
+		async (_, fault) => {
+			// Before: a check waited out its retries whatever the deadline (a stall: 30 s an attempt, 6
+			// attempts, then an error; Retry-After: 20, a minute).
+			sandbox.failNext({
+				match: { method: 'GET', path: '/v1/messages' },
+				times: 'always',
+				...fault,
+			});
+			const { items, error } = await ask({ replyTimeout: 1 });
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ reply: null, timedOut: true });
+		},
+		15_000,
+	);
+
+	test('Options → Timeout bounds the send and the checks as on every other operation', async () => {
+		sandbox.failNext({ match: { method: 'POST', path: '/v1/messages' }, stall: 'before' });
+		const { error } = await ask({ options: { timeout: 1 } });
+		// Before: 30 s, the default, whatever the option said.
+		expect(error.message).toBe('The Messaging service did not answer within 1 s');
+	}, 15_000);
+
 	test('oldest-first service: checks with starting_after=<sent id>, one request while nothing came', async () => {
 		sandbox.set({ order: 'oldest_first' });
 		const run = startMessagingRun({ parameters: parameters(), credentials });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { messagingApiRequest, type Pacer } from '../../shared/transport';
+import { messagingApiRequest, type RequestOptions } from '../../shared/transport';
 import { getText, inputError } from '../helpers/parameters';
 
 /** A conversation that does not exist is bad input: said before anything is sent, naming field and item. */
@@ -9,13 +9,13 @@ export async function getConversationOrFail(
 	context: IExecuteFunctions,
 	conversationId: string,
 	itemIndex: number,
-	pacer: Pacer,
+	options: RequestOptions,
 ): Promise<IDataObject> {
 	try {
 		return await messagingApiRequest.call(
 			context,
 			{ method: 'GET', path: ['conversations', conversationId] },
-			{ itemIndex, pacer, expect: 'record' },
+			{ ...options, itemIndex, expect: 'record' },
 		);
 	} catch (error) {
 		if ((error as { httpCode?: unknown }).httpCode === '404') {
@@ -40,7 +40,7 @@ export async function postMessage(
 	conversationId: string,
 	text: string,
 	itemIndex: number,
-	pacer: Pacer,
+	options: RequestOptions,
 ): Promise<IDataObject> {
 	return await messagingApiRequest.call(
 		context,
@@ -49,7 +49,7 @@ export async function postMessage(
 			path: ['messages'],
 			body: { conversation_id: conversationId, message: text },
 		},
-		{ itemIndex, pacer, expect: 'record' },
+		{ ...options, itemIndex, expect: 'record' },
 	);
 }
 

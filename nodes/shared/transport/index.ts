@@ -14,7 +14,13 @@ import { apiError, requestError, runRefusedError } from './errors';
 import { admission, attempt, buildHttpOptions } from './attempt';
 import { checkAnswer, failureOf, type Outcome } from './outcome';
 import { secretsOf } from './redact';
-import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
+import {
+	decideRetry,
+	DEFAULT_RETRY,
+	type Attempts,
+	type RetryDecision,
+	type RetryPolicy,
+} from './retry';
 import { Pacer } from './pacer';
 import type { ApiRequest, Lane, RequestContext, RequestOptions, Turn } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
@@ -121,7 +127,13 @@ export async function messagingApiRequest(
 		let outcome: Outcome;
 		try {
 			cancelSignal?.throwIfAborted();
-			outcome = await attempt(this, httpOptions, credentials, data, timeoutMs);
+			outcome = await attempt(
+				this,
+				httpOptions,
+				credentials,
+				data,
+				attemptTimeoutMs(timeoutMs, options),
+			);
 			if ('response' in outcome) {
 				const { statusCode: status, headers, body } = outcome.response;
 				pacer.onResponse({ status, headers, body, startedAt, inFlight });
@@ -141,7 +153,10 @@ export async function messagingApiRequest(
 		}
 		const failure = failureOf(outcome);
 		droppedBefore ||= failure.kind === 'dropped' || failure.kind === 'timeout';
-		const decision = decideRetry(request.method, failure, attempts, policy);
+		const decision = withinDeadline(
+			decideRetry(request.method, failure, attempts, policy),
+			options,
+		);
 		if (failure.status === 429) attempts.rateLimited += 1;
 		else attempts.failures += 1;
 		if (!decision.retry) {
@@ -151,7 +166,7 @@ export async function messagingApiRequest(
 			throw requestError(failure, response?.body, {
 				...errorContext,
 				attempts: attempts.failures + attempts.rateLimited,
-				retryable: decision.reason === 'exhausted',
+				retryable: decision.reason !== 'not-retryable',
 				location: response ? describeLocation(response.headers.location, url) : undefined,
 			});
 		}
@@ -167,6 +182,20 @@ export async function messagingApiRequest(
 			cancelSignal,
 		);
 	}
+}
+
+/** One attempt's timeout: the request's, cut to its deadline if it has one. */
+function attemptTimeoutMs(timeoutMs: number, { deadline }: RequestOptions): number {
+	return deadline === undefined
+		? timeoutMs
+		: Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
+}
+
+/** A retry that would start past the request's deadline is not made: the request gives up. */
+function withinDeadline(decision: RetryDecision, { deadline }: RequestOptions): RetryDecision {
+	if (!decision.retry || deadline === undefined || Date.now() + decision.delayMs < deadline)
+		return decision;
+	return { retry: false, reason: 'deadline' };
 }
 
 /**

@@ -51,7 +51,7 @@ export interface Attempts {
 
 export type RetryDecision =
 	| { retry: true; delayMs: number; rateLimited: boolean }
-	| { retry: false; reason: 'not-retryable' | 'exhausted' };
+	| { retry: false; reason: 'not-retryable' | 'exhausted' | 'deadline' };
 
 /**
  * Server errors worth repeating when repeating is safe: a 500 is as often a passing fault of one

@@ -51,6 +51,11 @@ export interface RequestOptions {
 	/** Milliseconds one attempt may take before it counts as failed (default DEFAULT_TIMEOUT_MS). */
 	timeoutMs?: number;
 	retry?: RetryPolicy;
+	/**
+	 * Epoch ms past which the request neither waits for an answer nor retries (a wait for a reply ends
+	 * then): each attempt's timeout is cut to it, and a retry that would start after it is not made.
+	 */
+	deadline?: number;
 }
 
 export interface ResponseInfo {

@@ -158,13 +158,13 @@ export async function executeSendAndWait(
 		const waitTill = waitTillFrom(limit, Date.now());
 		if (!(waitTill instanceof Date))
 			throw inputError(this, itemIndex, 'Limit Wait Time', waitTill.problem);
-		await getConversationOrFail(this, conversationId, itemIndex, run.pacer);
+		await getConversationOrFail(this, conversationId, itemIndex, run.requestOptions(itemIndex));
 		await postMessage(
 			this,
 			conversationId,
 			requestMessageText(message, responseLinks(this)),
 			itemIndex,
-			run.pacer,
+			run.requestOptions(itemIndex),
 		);
 		await this.putExecutionToWait(waitTill);
 	} catch (error) {

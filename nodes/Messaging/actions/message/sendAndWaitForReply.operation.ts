@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getMessagingCredentials } from '../../../shared/transport';
+import { getMessagingCredentials, type RequestOptions } from '../../../shared/transport';
 import { listPage } from '../../../shared/paginate';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
@@ -117,13 +117,14 @@ export async function execute(
 ): Promise<OperationResult> {
 	const settings = readReplySettings(this, itemIndex);
 	const cancelSignal = this.getExecutionCancelSignal();
-	await getConversationOrFail(this, settings.conversationId, itemIndex, run.pacer);
+	const requestOptions = run.requestOptions(itemIndex);
+	await getConversationOrFail(this, settings.conversationId, itemIndex, requestOptions);
 	const sent = (await postMessage(
 		this,
 		settings.conversationId,
 		settings.text,
 		itemIndex,
-		run.pacer,
+		requestOptions,
 	)) as ChatMessage;
 	if (typeof sent?.id !== 'string') {
 		throw new NodeOperationError(
@@ -142,13 +143,20 @@ export async function execute(
 
 	const deadline = Date.now() + settings.timeoutMs;
 	const turns = new InterruptiblePacer(run.pacer, cancelSignal, deadline);
+	// A check neither waits for its answer nor retries past the end of the wait for a reply.
+	const checkOptions: RequestOptions = {
+		itemIndex,
+		pacer: turns,
+		timeoutMs: requestOptions.timeoutMs,
+		deadline,
+	};
 	const fetchPage = async (cursor: string | undefined): Promise<ChatPage> => {
 		const page = await listPage.call(
 			this,
 			'messages',
 			{ conversation_id: settings.conversationId },
 			{ cursor, limit: CHECK_PAGE_SIZE },
-			{ itemIndex, pacer: turns },
+			checkOptions,
 		);
 		const data = page.data as ChatMessage[];
 		return {
@@ -162,7 +170,7 @@ export async function execute(
 			'messages',
 			{},
 			{ limit: CHECK_PAGE_SIZE },
-			{ itemIndex, pacer: turns },
+			checkOptions,
 		);
 		return page.data as ChatMessage[];
 	};
@@ -186,6 +194,9 @@ export async function execute(
 		} catch (error) {
 			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
 			if (error instanceof DeadlineReached) break;
+			// A check the service did not answer in time (a timeout, a dropped connection, a 5xx through its
+			// retries) that ends with the wait: the wait timed out, as On Timeout says.
+			if (Date.now() >= deadline && isServiceFault(error)) break;
 			// Rate limited past the transport's retries: this check is skipped, the wait goes on.
 			if ((error as { httpCode?: unknown }).httpCode !== '429')
 				throw nodeErrorOf(this.getNode(), error, itemIndex);
@@ -207,4 +218,12 @@ export async function execute(
 		);
 	}
 	return { sent: sent as IDataObject, reply: null, timedOut: true };
+}
+
+/** A fault of the service or the network, not an answer about the request (no status, a 429 or a 5xx). */
+function isServiceFault(error: unknown): boolean {
+	const code = (error as { httpCode?: unknown }).httpCode;
+	if (code === undefined || code === null) return true;
+	const status = Number(code);
+	return !Number.isFinite(status) || status === 429 || status >= 500;
 }
