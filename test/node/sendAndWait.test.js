@@ -262,6 +262,16 @@ describe('Send and Wait for Response: the webhook', () => {
 		});
 	});
 
+	test('sentMessageId is the request, not a later message quoting its link', async () => {
+		const { text, sentMessageId } = await sentLinks();
+		const link = linkIn(text, 'Approve');
+		// Pasted back into the chat by the person: before, the newest message holding the link was taken,
+		// so a later "delete sentMessageId" step would have deleted the person's message.
+		store.sendMessage('ct_ann', { conversation_id: INBOX, message: `is this right? ${link}` });
+		const answer = await click({}, link);
+		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(sentMessageId);
+	});
+
 	test('when the request message cannot be found the response still counts (sentMessageId: null)', async () => {
 		const { text } = await sentLinks();
 		store.deleteMessage(store.listMessages({ conversation_id: INBOX })[0].id);

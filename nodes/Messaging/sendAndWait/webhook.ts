@@ -12,7 +12,8 @@ import type {
 } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { messagingApiRequest } from '../../shared/transport';
+import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
+import { senderOf, type ChatMessage } from './replyWatcher';
 import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
 import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
 
@@ -121,7 +122,10 @@ function submittedText(body: IDataObject | undefined): string {
 /**
  * The request message's ID, so a later step can edit or delete it. The links are signed before the
  * message exists, so its ID cannot be in them: it is the message of the conversation whose text holds
- * this link's `/<execution>/<node>?`. A failed lookup never blocks the response: the ID is then null.
+ * this link's `/<execution>/<node>?`. A person may paste or quote the link, so of those it is the one
+ * sent by the credential's account when *Your Contact ID* says which that is, else the oldest (the
+ * request came first): the newest would hand a later "delete sentMessageId" step the person's message.
+ * A failed lookup never blocks the response: the ID is then null.
  */
 async function findRequestMessageId(
 	context: IWebhookFunctions,
@@ -134,7 +138,15 @@ async function findRequestMessageId(
 	if (!marker || conversationId === '') return null;
 	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
 	const requester = context as unknown as IExecuteFunctions;
+	const holding: ChatMessage[] = [];
 	try {
+		const own = String((await getMessagingCredentials.call(requester)).ownContactId ?? '').trim();
+		// In a direct conversation the person is its contact: their messages are not the request.
+		const conversation = await messagingApiRequest.call(requester, {
+			method: 'GET',
+			path: ['conversations', conversationId],
+		});
+		const person = typeof conversation.contact_id === 'string' ? conversation.contact_id : '';
 		let cursor: string | undefined;
 		for (let page = 0; page < LOOKUP_PAGES; page++) {
 			const result = await messagingApiRequest.call(requester, {
@@ -142,20 +154,48 @@ async function findRequestMessageId(
 				path: ['messages'],
 				query: { conversation_id: conversationId, limit: LOOKUP_PAGE_SIZE, starting_after: cursor },
 			});
-			const messages = Array.isArray(result.data) ? (result.data as IDataObject[]) : [];
-			const found = messages.find(
-				(m) => typeof m.message === 'string' && m.message.includes(marker),
+			const messages = Array.isArray(result.data) ? (result.data as ChatMessage[]) : [];
+			holding.push(
+				...messages.filter(
+					(m) =>
+						typeof m?.id === 'string' &&
+						typeof m.message === 'string' &&
+						m.message.includes(marker),
+				),
 			);
-			if (found && typeof found.id === 'string') return found.id;
 			const last = messages[messages.length - 1];
-			if (result.has_more !== true || typeof last?.id !== 'string' || last.id === cursor)
-				return null;
+			if (result.has_more !== true || typeof last?.id !== 'string' || last.id === cursor) break;
 			cursor = last.id;
 		}
+		return requestMessageId(holding, own, person);
 	} catch (error) {
 		context.logger.warn(
 			`Messaging: could not look up the request message: ${(error as Error).message}`,
 		);
 	}
 	return null;
+}
+
+/**
+ * Of the messages holding the link, the oldest the account sent (when `own` names it), else the oldest
+ * not sent by `person` (a direct conversation's contact).
+ */
+export function requestMessageId(
+	holding: ChatMessage[],
+	own: string,
+	person: string,
+): string | null {
+	const sentBy = (m: ChatMessage, who: string) => {
+		const { id, username } = senderOf(m);
+		return who !== '' && (who === id || who === username);
+	};
+	const mine = holding.filter((m) => sentBy(m, own));
+	const notTheirs = holding.filter((m) => !sentBy(m, person));
+	const pool = mine.length > 0 ? mine : notTheirs;
+	const createdAt = (m: ChatMessage) => Number(m.created_at);
+	const oldest = pool.reduce<ChatMessage | undefined>(
+		(best, m) => (best === undefined || createdAt(m) < createdAt(best) ? m : best),
+		undefined,
+	);
+	return oldest ? String(oldest.id) : null;
 }
