@@ -19,7 +19,7 @@
  * the last settled message on) and `resume` (a newest-first backlog larger than one check's page cap is
  * read downwards across checks, then emitted oldest first).
  */
-import type { TimestampUnit } from '../shared/timestamps';
+import { timestampValue, type TimestampUnit } from '../shared/timestamps';
 
 export interface TriggerMessage {
 	id: string;
@@ -85,10 +85,8 @@ export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
 	const raw = record as Record<string, unknown>;
 	const id = typeof raw.id === 'number' ? String(raw.id) : raw.id;
 	if (typeof id !== 'string' || id === '') return undefined;
-	let createdAt = raw.created_at;
-	if (typeof createdAt === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(createdAt))
-		createdAt = Number(createdAt);
-	if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
+	const createdAt = timestampValue(raw.created_at);
+	if (createdAt === undefined) return undefined;
 	return { ...raw, id, created_at: createdAt };
 }
 

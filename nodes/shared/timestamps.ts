@@ -19,16 +19,22 @@ export const TIMESTAMP_FIELDS = [
 	'archived_at',
 ];
 
+/** A timestamp as the service sent it: a finite number, or a number as text (`"1764064800"`). */
+export function timestampValue(value: unknown): number | undefined {
+	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 export function unitOfTimestamp(value: number): TimestampUnit {
 	return Math.abs(value) >= MILLISECONDS_FROM ? 'milliseconds' : 'seconds';
 }
 
-/** The unit shown by the first integer timestamp of a record, or undefined when it holds none. */
+/** The unit shown by the first timestamp of a record, or undefined when it holds none. */
 export function detectTimestampUnit(record: object | undefined): TimestampUnit | undefined {
 	if (!record) return undefined;
 	for (const field of TIMESTAMP_FIELDS) {
-		const value = (record as Record<string, unknown>)[field];
-		if (typeof value === 'number' && Number.isFinite(value)) return unitOfTimestamp(value);
+		const value = timestampValue((record as Record<string, unknown>)[field]);
+		if (value !== undefined) return unitOfTimestamp(value);
 	}
 	return undefined;
 }
@@ -51,15 +57,15 @@ export function timestampToIso(value: number, unit: TimestampUnit): string {
 
 /**
  * Adds `<field>_iso` beside every timestamp field of a record and of its embedded contact;
- * the integers themselves stay as the service sent them.
+ * the timestamps themselves stay as the service sent them (numbers, or numbers as text).
  */
 export function withIsoTimestamps<T extends object>(record: T, setting: TimestampUnitSetting): T {
 	const result: Record<string, unknown> = { ...(record as Record<string, unknown>) };
 	for (const field of TIMESTAMP_FIELDS) {
-		const value = result[field];
-		if (typeof value === 'number' && Number.isFinite(value)) {
+		const value = timestampValue(result[field]);
+		if (value !== undefined) {
 			result[`${field}_iso`] = timestampToIso(value, resolveUnit(setting, value));
-		} else if (value === null) {
+		} else if (result[field] === null) {
 			result[`${field}_iso`] = null;
 		}
 	}

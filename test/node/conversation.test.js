@@ -127,6 +127,24 @@ describe('Conversation', () => {
 		}
 	});
 
+	test('a service sending timestamps as numeric text: Archive reads the unit off them, Add ISO Timestamps shows them', async () => {
+		sandbox.set({ quirks: { timestampsAsStrings: true } });
+		const before = Math.floor(Date.now() / 1000);
+		const { items, error } = await run({
+			operation: 'archive',
+			conversationId: byId('conv_00000001'),
+			options: { isoTimestamps: true },
+		});
+		// Before: "Could not tell whether the service counts time in seconds or milliseconds (it has no
+		// records yet)", and no *_iso beside a timestamp sent as text.
+		expect(error).toBeUndefined();
+		const archivedAt = Number(items[0].json.archived_at);
+		expect(archivedAt).toBeGreaterThanOrEqual(before);
+		expect(archivedAt).toBeLessThan(before + 60);
+		expect(items[0].json.archived_at_iso).toBe(new Date(archivedAt * 1000).toISOString());
+		expect(items[0].json.created_at_iso).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+	});
+
 	test('Get Many: filters on the wire', async () => {
 		sandbox.store.updateConversation('conv_00000002', { is_muted: 'true' });
 		const { items } = await run({
