@@ -150,6 +150,12 @@ async function walk(
 	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);
 	const now = fromMilliseconds(nowMs, unit ?? 'seconds');
 	const order = state?.order ?? listOrderOf(listed);
+	if (stalled && state && order === 'oldest_first' && !listed.some((m) => isNew(state, m))) {
+		// Every check would read the same oldest page for ever and deliver nothing: say so, every check.
+		throw new Error(
+			'The Messaging service ignored the starting_after cursor: it lists oldest first, so messages after its first page cannot be reached and none was delivered',
+		);
+	}
 	const segments = state?.resume ?? [];
 	const known = (next: TriggerState) => {
 		if (unit) next.unit = unit;

@@ -247,6 +247,24 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			expect(result[0][0].json.warning).toMatch(/^Possible gap: the service did not page further/);
 		});
 
+		test('an oldest-first service that ignores the cursor: each check fails saying so, not silently delivering nothing', async () => {
+			sandbox.set({ order: 'oldest_first' });
+			const trigger = createTrigger({ credentials, parameters: { options: { pageSize: 10 } } });
+			for (let i = 0; i < 25; i++) {
+				send(`old ${i}`);
+				tick();
+			}
+			await trigger.check();
+			send('new');
+			sandbox.set({ ignoreCursor: true });
+			// Before: null every check (the same oldest page each time), and no word of it.
+			await expect(trigger.check()).rejects.toThrow(
+				'The Messaging service ignored the starting_after cursor: it lists oldest first',
+			);
+			sandbox.set({ ignoreCursor: false });
+			expect(texts(await trigger.check())).toEqual(['new']);
+		});
+
 		test('a late arrival inside the look-back window is delivered once; one older than the window is not', async () => {
 			const trigger = createTrigger({
 				credentials,
