@@ -8,6 +8,8 @@ export type TimestampUnit = 'seconds' | 'milliseconds';
 export type TimestampUnitSetting = 'auto' | TimestampUnit;
 
 const MILLISECONDS_FROM = 1e11;
+/** The largest epoch milliseconds a Date holds. */
+const MAX_DATE_MS = 8.64e15;
 
 /** The fields of a message, conversation or contact that hold timestamps. */
 export const TIMESTAMP_FIELDS = [
@@ -21,8 +23,12 @@ export const TIMESTAMP_FIELDS = [
 
 /** A timestamp as the service sent it: a finite number, or a number as text (`"1764064800"`). */
 export function timestampValue(value: unknown): number | undefined {
-	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+	const number =
+		typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+	// Beyond what a Date holds (±8.64e15 ms) it is no time: 400 digits of text are Infinity.
+	return typeof number === 'number' && Number.isFinite(number) && Math.abs(number) <= MAX_DATE_MS
+		? number
+		: undefined;
 }
 
 export function unitOfTimestamp(value: number): TimestampUnit {
@@ -51,10 +57,6 @@ export function fromMilliseconds(milliseconds: number, unit: TimestampUnit): num
 	return unit === 'milliseconds' ? Math.round(milliseconds) : Math.floor(milliseconds / 1000);
 }
 
-export function timestampToIso(value: number, unit: TimestampUnit): string {
-	return new Date(toMilliseconds(value, unit)).toISOString();
-}
-
 /**
  * Adds `<field>_iso` beside every timestamp field of a record and of its embedded contact;
  * the timestamps themselves stay as the service sent them (numbers, or numbers as text).
@@ -63,8 +65,9 @@ export function withIsoTimestamps<T extends object>(record: T, setting: Timestam
 	const result: Record<string, unknown> = { ...(record as Record<string, unknown>) };
 	for (const field of TIMESTAMP_FIELDS) {
 		const value = timestampValue(result[field]);
-		if (value !== undefined) {
-			result[`${field}_iso`] = timestampToIso(value, resolveUnit(setting, value));
+		const ms = value === undefined ? NaN : toMilliseconds(value, resolveUnit(setting, value));
+		if (Math.abs(ms) <= MAX_DATE_MS) {
+			result[`${field}_iso`] = new Date(ms).toISOString();
 		} else if (result[field] === null) {
 			result[`${field}_iso`] = null;
 		}

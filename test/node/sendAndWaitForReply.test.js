@@ -230,6 +230,11 @@ describe('Send and Wait for Reply', () => {
 			'every check is refused with Retry-After: 20',
 			{ status: 429, retryAfter: 20, retryAfterForm: 'seconds' },
 		],
+		// Its retry would come after the wait ends: the wait times out, it does not fail.
+		[
+			'a check fails with 503 and Retry-After: 2',
+			{ status: 503, retryAfter: 2, retryAfterForm: 'seconds' },
+		],
 	])(
 		'%s: the wait ends at its own Timeout with timedOut: true, not after the transport’s retries',
 		async (_, fault) => {

@@ -14,6 +14,7 @@ const { compilePattern, orderShownBy, isReply, ReplyWatcher } = require(
 	path.join(dist, 'replyWatcher.js'),
 );
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
+const { requestMessageId } = require(path.join(dist, 'webhook.js'));
 
 describe('links', () => {
 	test('the request text: the message, a blank line, one "Label: url" line per link', () => {
@@ -195,5 +196,24 @@ describe('reply matching', () => {
 		expect((await watcher.check()).message).toBe('a');
 		expect(await watcher.check()).toBeUndefined();
 		expect(calls.length).toBeLessThanOrEqual(4);
+	});
+});
+
+describe('the request message among those holding its link', () => {
+	const holding = [
+		{ id: 'quote_by_ann', contact: { id: 'ct_ann' }, created_at: 12 },
+		{ id: 'quote_by_bob', contact: { id: 'ct_bob' }, created_at: 11 },
+		{ id: 'request', contact: { id: 'ct_me', username: 'me' }, created_at: 10 },
+	];
+	test('the oldest sent by Your Contact ID, matched by id or username; none of mine: null', () => {
+		expect(requestMessageId(holding, 'ct_me', '')).toBe('request');
+		expect(requestMessageId(holding, 'me', '')).toBe('request');
+		// A group member's quote is never the request once we know who we are.
+		expect(requestMessageId(holding.slice(0, 2), 'ct_me', '')).toBeNull();
+	});
+	test("without Your Contact ID: the oldest not sent by the direct conversation's contact", () => {
+		expect(requestMessageId(holding, '', 'ct_ann')).toBe('request');
+		expect(requestMessageId(holding.slice(0, 1), '', 'ct_ann')).toBeNull();
+		expect(requestMessageId([], '', '')).toBeNull();
 	});
 });

@@ -69,8 +69,13 @@ describe("the service's clock", () => {
 		expect(parseRetryAfter({ date: date(NOW - 1400), 'retry-after': date(NOW + 3000) }, NOW)).toBe(
 			3000,
 		);
-		// Without a readable Date header: ours.
-		expect(parseRetryAfter({ date: 'soon', 'retry-after': date(NOW + 3000) }, NOW)).toBe(3000);
+		// Without a readable Date header: ours. Only HTTP's date forms are dates: Date.parse alone reads
+		// "abc 5" as the year 2005 and "foo 2030" as 2030 (a clock hundreds of millions of seconds off).
+		for (const garbage of ['soon', 'abc 5', 'foo 2030', 'Jan 1'])
+			expect(parseRetryAfter({ date: garbage, 'retry-after': date(NOW + 3000) }, NOW)).toBe(3000);
+		// RFC 850 and asctime, the obsolete forms HTTP still reads.
+		expect(parseRetryAfter({ 'retry-after': 'Thursday, 01-Jan-26 12:00:03 GMT' }, NOW)).toBe(3000);
+		expect(parseRetryAfter({ 'retry-after': 'Thu Jan  1 12:00:03 2026' }, NOW)).toBe(3000);
 		expect(serviceNow({}, NOW)).toBe(NOW);
 		expect(serviceNow({ date: date(NOW - 3_600_000) }, NOW)).toBe(NOW - 3_600_000 + 500);
 	});
@@ -214,6 +219,14 @@ describe('parseRateLimitHeaders', () => {
 				NOW,
 			),
 		).toEqual(perMinute);
+	});
+	test("a limit that no windowed policy has as its quota takes no other policy's window", () => {
+		expect(
+			parseRateLimitHeaders(
+				{ ratelimit: 'limit=100, remaining=50, reset=5', 'ratelimit-policy': '100, 5000;w=86400' },
+				NOW,
+			),
+		).toEqual({ limit: 100, remaining: 50, resetMs: 5000 });
 	});
 	test('a draft 08+ policy counting something other than requests is not a count of requests', () => {
 		const policy = '"req";q=100;w=60, "bytes";q=10000;qu="content-bytes";w=60';

@@ -1,6 +1,21 @@
 'use strict';
 const t = require('../../dist/nodes/shared/timestamps');
 
+describe('timestampValue', () => {
+	test('a number, or a number as text; nothing beyond what a Date holds', () => {
+		expect(t.timestampValue(1_795_286_175)).toBe(1_795_286_175);
+		expect(t.timestampValue('1795286175')).toBe(1_795_286_175);
+		expect(t.timestampValue(' 12 ')).toBe(12);
+		for (const bad of ['', '1e5', 'soon', '9'.repeat(400), Infinity, NaN, 9e15, null, undefined])
+			expect(t.timestampValue(bad)).toBeUndefined();
+		// 400 digits were Infinity: a trigger message dated Infinity, an ISO field that threw RangeError.
+		expect(t.withIsoTimestamps({ created_at: '9'.repeat(400) }, 'auto')).toEqual({
+			created_at: '9'.repeat(400),
+		});
+		expect(t.withIsoTimestamps({ created_at: 9e12 }, 'seconds')).toEqual({ created_at: 9e12 });
+	});
+});
+
 describe('timestamp units', () => {
 	test('seconds and milliseconds are told apart by size, 1973 to 5138', () => {
 		expect(t.unitOfTimestamp(1_795_286_175)).toBe('seconds');

@@ -177,8 +177,8 @@ async function findRequestMessageId(
 }
 
 /**
- * Of the messages holding the link, the oldest the account sent (when `own` names it), else the oldest
- * not sent by `person` (a direct conversation's contact).
+ * Of the messages holding the link, the oldest the account sent when `own` names it (none: null), else
+ * the oldest not sent by `person` (a direct conversation's contact).
  */
 export function requestMessageId(
 	holding: ChatMessage[],
@@ -189,9 +189,9 @@ export function requestMessageId(
 		const { id, username } = senderOf(m);
 		return who !== '' && (who === id || who === username);
 	};
-	const mine = holding.filter((m) => sentBy(m, own));
-	const notTheirs = holding.filter((m) => !sentBy(m, person));
-	const pool = mine.length > 0 ? mine : notTheirs;
+	// Knowing who "I" am, only my messages can be the request; else any but the person's.
+	const pool =
+		own !== '' ? holding.filter((m) => sentBy(m, own)) : holding.filter((m) => !sentBy(m, person));
 	const createdAt = (m: ChatMessage) => Number(m.created_at);
 	const oldest = pool.reduce<ChatMessage | undefined>(
 		(best, m) => (best === undefined || createdAt(m) < createdAt(best) ? m : best),

@@ -163,12 +163,15 @@ export async function messagingApiRequest(
 			if (failure.status === 429 && decision.reason === 'exhausted')
 				pacer.gaveUpRateLimited(firstSentAt);
 			const response = 'response' in outcome ? outcome.response : undefined;
-			throw requestError(failure, response?.body, {
+			const error = requestError(failure, response?.body, {
 				...errorContext,
 				attempts: attempts.failures + attempts.rateLimited,
 				retryable: decision.reason !== 'not-retryable',
 				location: response ? describeLocation(response.headers.location, url) : undefined,
 			});
+			// For a caller with a deadline: its next try would have come after it.
+			if (decision.reason === 'deadline') error.context.deadlineReached = true;
+			throw error;
 		}
 		this.logger?.debug(
 			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,

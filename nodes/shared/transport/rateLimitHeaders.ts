@@ -120,7 +120,8 @@ function describingPolicy(
 ): string | undefined {
 	if (name !== '') return policies.find((item) => itemName(item) === name);
 	const windows = policies.filter((item) => param(item, 'w') !== undefined);
-	return windows.find((item) => limit !== undefined && quotaOf(item) === limit) ?? windows[0];
+	if (limit === undefined) return windows[0];
+	return windows.find((item) => quotaOf(item) === limit);
 }
 
 /** A policy's quota: its leading number (drafts 01-07: `100;w=60`) or `q=` (draft 08+). */

@@ -28,11 +28,20 @@ export function decimal(text: string | undefined): number | undefined {
 	return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/** An HTTP date (`Wed, 25 Nov 2026 10:00:00 GMT`) in epoch ms; undefined unless it names its month. */
+/** HTTP's three date forms (RFC 9110 5.6.7): IMF-fixdate, the obsolete RFC 850 and asctime forms. */
+const IMF_FIXDATE = /^[a-z]{3}, \d{2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/i;
+const RFC_850_DATE = /^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i;
+const ASCTIME_DATE = /^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i;
+
+/**
+ * An HTTP date (`Wed, 25 Nov 2026 10:00:00 GMT`) in epoch ms, or undefined. Only HTTP's own forms:
+ * Date.parse alone reads nearly anything ("abc 5", "foo 2030") as some date.
+ */
 function httpDate(text: string | undefined): number | undefined {
-	// Date.parse also reads bare numbers ("-5" is a year): an HTTP date always names its month.
-	if (text === undefined || !/[a-z]{3}/i.test(text)) return undefined;
-	const date = Date.parse(text);
+	if (text === undefined) return undefined;
+	let date = NaN;
+	if (IMF_FIXDATE.test(text) || RFC_850_DATE.test(text)) date = Date.parse(text);
+	else if (ASCTIME_DATE.test(text)) date = Date.parse(`${text} GMT`); // asctime is UTC, unmarked
 	return Number.isNaN(date) ? undefined : date;
 }
 

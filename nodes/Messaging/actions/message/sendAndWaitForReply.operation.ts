@@ -194,9 +194,9 @@ export async function execute(
 		} catch (error) {
 			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
 			if (error instanceof DeadlineReached) break;
-			// A check the service did not answer in time (a timeout, a dropped connection, a 5xx through its
-			// retries) that ends with the wait: the wait timed out, as On Timeout says.
-			if (Date.now() >= deadline && isServiceFault(error)) break;
+			// A check the service did not answer in time (a timeout, a dropped connection, a 5xx) whose next
+			// try would come after the wait ends: the wait timed out, as On Timeout says.
+			if (isServiceFault(error) && (Date.now() >= deadline || reachedDeadline(error))) break;
 			// Rate limited past the transport's retries: this check is skipped, the wait goes on.
 			if ((error as { httpCode?: unknown }).httpCode !== '429')
 				throw nodeErrorOf(this.getNode(), error, itemIndex);
@@ -226,4 +226,9 @@ function isServiceFault(error: unknown): boolean {
 	if (code === undefined || code === null) return true;
 	const status = Number(code);
 	return !Number.isFinite(status) || status === 429 || status >= 500;
+}
+
+/** Whether the transport gave the request up because its next try would have come past its deadline. */
+function reachedDeadline(error: unknown): boolean {
+	return (error as { context?: { deadlineReached?: unknown } }).context?.deadlineReached === true;
 }
