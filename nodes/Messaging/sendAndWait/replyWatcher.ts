@@ -56,7 +56,8 @@ export function senderOf(message: ChatMessage): { id?: string; username?: string
 	return {};
 }
 
-function sentByOneOf(message: ChatMessage, who: string[]): boolean {
+/** Whether `message` was sent by one of `who` (contact ids or usernames; '' matches nobody). */
+export function sentByOneOf(message: ChatMessage, who: string[]): boolean {
 	const { id, username } = senderOf(message);
 	return who.some((w) => w !== '' && (w === id || w === username));
 }

@@ -13,7 +13,8 @@ import type {
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
-import { senderOf, type ChatMessage } from './replyWatcher';
+import { timestampValue } from '../../shared/timestamps';
+import { sentByOneOf, type ChatMessage } from './replyWatcher';
 import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
 import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
 
@@ -185,14 +186,12 @@ export function requestMessageId(
 	own: string,
 	person: string,
 ): string | null {
-	const sentBy = (m: ChatMessage, who: string) => {
-		const { id, username } = senderOf(m);
-		return who !== '' && (who === id || who === username);
-	};
 	// Knowing who "I" am, only my messages can be the request; else any but the person's.
 	const pool =
-		own !== '' ? holding.filter((m) => sentBy(m, own)) : holding.filter((m) => !sentBy(m, person));
-	const createdAt = (m: ChatMessage) => Number(m.created_at);
+		own !== ''
+			? holding.filter((m) => sentByOneOf(m, [own]))
+			: holding.filter((m) => !sentByOneOf(m, [person]));
+	const createdAt = (m: ChatMessage) => timestampValue(m.created_at) ?? Infinity;
 	const oldest = pool.reduce<ChatMessage | undefined>(
 		(best, m) => (best === undefined || createdAt(m) < createdAt(best) ? m : best),
 		undefined,

@@ -10,37 +10,18 @@ import type { Admitted, ResponseInfo, Turn } from './types';
 /**
  * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
  * (epoch milliseconds) and the answers it is told about, and says how long the next start waits
- * (takeTurn, resume) and when one more may be in flight (admit, settle).
+ * (takeTurn, resume) and when one more may be in flight (admit, settle). docs/pacing.md explains each
+ * rule and what was measured; in short:
  *
  * - A service that never limits costs nothing: no spacing, no hold, every turn's wait is 0.
- * - Retry-After says when to retry the refused request (the transport waits that long for it), not how
- *   far apart requests go, nor that the whole run must stop: the pace is learned from the answers.
- * - A 429 is an event when its request started after the last event was acted on (requests started
- *   before were sent at the old pace and repeat the same news); the rate is RateEstimate's. At an event the rate drops to what the
- *   service accepted in the last HORIZON_MS (a window's quota, a bucket's refill), kept between a
- *   quarter and nine tenths of the pace that failed; as the requests in flight at the event answer, to
- *   the share of them accepted when that is higher (a bucket accepts its own rate). Starts pause long
- *   enough for the requests in flight to answer, then one probe goes alone; turns taken before the pause
- *   and not yet started are taken again behind it (resume).
- * - A probe refused with no success since the event meets a wall (a spent window or quota): the pause
- *   doubles per refused probe, never beyond the service's moment (Retry-After; without one 250 ms,
- *   doubling, at most MAX_HOLD_MS), so a window that reopens early costs little and one that does not
- *   costs a few probes.
- * - Increase: each success raises the rate, GROWTH_PER_SECOND back up to what the service was seen to
- *   accept, and above it a probe from PROBE_PER_SECOND that doubles every PROBE_DOUBLING_MS without a
- *   429, up to MAX_PROBE_PER_SECOND.
- * - A cap on requests in flight is not a rate: admit() holds a request until fewer than the cap are in
- *   flight, once the answers show one (InFlightGate); a 429 above the cap is the cap's news, not the
- *   rate's.
- * - Every wait is bounded: a hold by MAX_RETRY_AFTER_MS, the spacing by MAX_INTERVAL_MS, a wait for an
- *   announced limit by MAX_RETRY_AFTER_MS. 5xx answers are left to the transport's backoff.
- * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits): a named window by
- *   spacing the starts; a bare `remaining` as a count, the requests beyond it waiting for an answer
- *   (and, while answers keep finding the quota full, a few more let go: a bucket refills meanwhile).
- *   The 429s of requests sent before the service first named its limits (a first wave) then leave the
- *   pace alone: they say nothing of it.
- * - A storm that does not clear ends the run (RunRefusal): once a request spent its retry budget with
- *   nothing of the run served meanwhile, the others stop instead of each spending a budget.
+ * - Retry-After is when to retry the refused request, not the spacing: the pace is learned from the
+ *   answers (RateEstimate), one decrease per 429 event, then growth and probes; at an event the starts
+ *   pause about one round trip and one probe goes alone; a probe refused again meets a wall, and the
+ *   pause doubles, never past the service's moment.
+ * - A cap on requests in flight is not a rate (InFlightGate); its 429s are the cap's news.
+ * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits, QuotaWaiters).
+ * - A storm that does not clear ends the run (RunRefusal).
+ * - Every wait is bounded (MAX_RETRY_AFTER_MS, MAX_INTERVAL_MS, MAX_HOLD_MS).
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */
