@@ -106,10 +106,18 @@ function additionalData(credentials, workflowData) {
 const CREDENTIAL_REF = { messagingApi: { id: 'cred-1', name: 'Messaging account' } };
 
 /**
- * Runs Feed -> Messaging once. Returns { items, error, hints }: the Messaging node's output items,
- * the error that stopped the run (if any), and the execution hints it added.
+ * Runs Feed -> Messaging once. Returns { items, outputs, error, hints }: the Messaging node's (first)
+ * output items, every output (with `onError: 'continueErrorOutput'` the second is the error output),
+ * the error that stopped the run (if any), and the execution hints it added. `continueOnFail` is
+ * `onError: 'continueRegularOutput'`.
  */
-async function runMessagingNode({ parameters, input = [{}], credentials, continueOnFail = false }) {
+async function runMessagingNode({
+	parameters,
+	input = [{}],
+	credentials,
+	continueOnFail = false,
+	onError = continueOnFail ? 'continueRegularOutput' : undefined,
+}) {
 	const nodes = [
 		{
 			id: '1',
@@ -127,7 +135,7 @@ async function runMessagingNode({ parameters, input = [{}], credentials, continu
 			position: [200, 0],
 			parameters,
 			credentials: CREDENTIAL_REF,
-			...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			...(onError ? { onError } : {}),
 		},
 	];
 	const connections = { Feed: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } };
@@ -147,6 +155,7 @@ async function runMessagingNode({ parameters, input = [{}], credentials, continu
 	const taskData = run.data.resultData.runData.Messaging?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
+		outputs: taskData?.data?.main ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		hints: taskData?.hints ?? [],
 	};

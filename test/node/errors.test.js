@@ -90,6 +90,16 @@ describe('bad input: a clear error naming the item and the field, before any req
 			'Reactions (JSON) "like" must be a list of reactor names (strings) [item 0]',
 		],
 		[
+			'reaction rows field left empty (it would remove every reaction)',
+			{
+				resource: 'message',
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { text: 'edited', reactions: {} },
+			},
+			'Reactions has no rows: add a reaction row, or remove the field to keep the reactions (Reactions (JSON) {} removes them all) [item 0]',
+		],
+		[
 			'limit below 1',
 			{ resource: 'message', operation: 'getAll', returnAll: false, limit: 0 },
 			'Limit must be a whole number of at least 1 [item 0]',
@@ -118,9 +128,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 		const { error, items } = await run(parameters);
 		expect(error?.message).toBe(message);
 		expect(items).toEqual([]);
-		expect(
-			sandbox.requests.filter((r) => r.method !== 'GET' || !r.query.includes('limit=1')),
-		).toEqual([]);
+		expect(sandbox.requests).toEqual([]);
 	});
 });
 
@@ -134,11 +142,35 @@ describe('Continue On Fail', () => {
 		expect(items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2, 3]);
 		expect(items[0].json.id).toBe('msg_00000001');
 		expect(items[1].json.error).toBe('Message is empty [item 1]');
-		expect(items[2].json).toMatchObject({
+		expect(items[2].json).toEqual({
 			error: 'Not found: No such message: msg_missing',
-			httpCode: '404',
+			details: {
+				description: 'GET /v1/messages/msg_missing returned 404: No such message: msg_missing',
+				httpCode: '404',
+			},
 		});
 		expect(items[3].json.id).toBe('msg_00000001');
+	});
+
+	test('using the error output: failing items go there (with their input fields), the others to success', async () => {
+		const { outputs, error } = await run(parameters, { input, onError: 'continueErrorOutput' });
+		expect(error).toBeUndefined();
+		const [success, failed] = outputs;
+		expect(success.map((i) => [i.pairedItem.item, i.json.id])).toEqual([
+			[0, 'msg_00000001'],
+			[3, 'msg_00000001'],
+		]);
+		expect(failed.map((i) => i.pairedItem.item)).toEqual([1, 2]);
+		expect(failed[0].json).toEqual({
+			id: '',
+			error: 'Message is empty [item 1]',
+			details: { description: 'Check the "Message" parameter of item 1.' },
+		});
+		expect(failed[1].json).toMatchObject({
+			id: 'msg_missing',
+			error: 'Not found: No such message: msg_missing',
+			details: { httpCode: '404' },
+		});
 	});
 
 	test('off: the first failure stops the node with the service’s own message', async () => {

@@ -72,6 +72,39 @@ describe('Message', () => {
 		expect(stored).toEqual(input.map((x) => `number ${x.n}`));
 	});
 
+	test('Send and Add Reaction: a number or a boolean from an expression goes as text', async () => {
+		const input = [{ orderNo: 10482, paid: true, userId: 42 }];
+		const { items, error } = await run(
+			{
+				operation: 'send',
+				conversationId: byId('conv_00000001'),
+				text: '={{ $json.orderNo }}',
+			},
+			{ input },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.message).toBe('10482');
+		await run(
+			{ operation: 'send', conversationId: byId('conv_00000001'), text: '={{ $json.paid }}' },
+			{ input },
+		);
+		await run(
+			{
+				operation: 'addReaction',
+				messageId: byId('msg_00000001'),
+				reaction: 'like',
+				reactor: '={{ $json.userId }}',
+			},
+			{ input },
+		);
+		expect(wire(sandbox).map((r) => r.body)).toEqual([
+			'conversation_id=conv_00000001&message=10482',
+			'conversation_id=conv_00000001&message=true',
+			'',
+			'reactions[like][]=42',
+		]);
+	});
+
 	test('Get: by ID, with ISO timestamps when asked', async () => {
 		const { items } = await run({
 			operation: 'get',

@@ -326,7 +326,7 @@ describe('Send and Wait for Reply', () => {
 		],
 		[
 			{ replyTimeout: 7200 },
-			'Timeout (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits [item 0]',
+			'Wait for Reply (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits [item 0]',
 		],
 		[{ checkInterval: 0 }, 'Check Every (Seconds) must be a positive number of seconds [item 0]'],
 	])('bad input %j: a clear error before anything is sent', async (extra, message) => {

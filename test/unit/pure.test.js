@@ -1,5 +1,7 @@
 'use strict';
+const { textFromValue } = require('../../dist/nodes/Messaging/helpers/parameters');
 const {
+	hasNoRows,
 	reactionsFromInput,
 	reactionsFromService,
 	withReaction,
@@ -8,7 +10,30 @@ const {
 const { collectRecords, nextCursor } = require('../../dist/nodes/shared/paginate');
 const { forEachWithConcurrency, Lanes } = require('../../dist/nodes/Messaging/helpers/concurrency');
 
+describe('text parameters', () => {
+	test('numbers and booleans from an expression are text; objects, lists and NaN are not', () => {
+		expect(textFromValue('hi')).toEqual({ text: 'hi' });
+		expect(textFromValue(10482)).toEqual({ text: '10482' });
+		expect(textFromValue(0.5)).toEqual({ text: '0.5' });
+		expect(textFromValue(false)).toEqual({ text: 'false' });
+		expect(textFromValue(undefined)).toEqual({ text: '' });
+		expect(textFromValue(null)).toEqual({ text: '' });
+		expect(textFromValue({ a: 1 })).toEqual({ problem: 'must be text, not an object' });
+		expect(textFromValue(['a'])).toEqual({ problem: 'must be text, not a list' });
+		expect(textFromValue(NaN)).toEqual({ problem: 'must be text, not a number' });
+	});
+});
+
 describe('reactions', () => {
+	test('the rows field with no row is told apart from rows and from an object of reactions', () => {
+		expect(hasNoRows({})).toBe(true);
+		expect(hasNoRows({ reaction: [] })).toBe(true);
+		expect(hasNoRows({ reaction: [{ name: 'like', reactors: 'ann' }] })).toBe(false);
+		expect(hasNoRows({ like: ['ann'] })).toBe(false);
+		expect(hasNoRows('{}')).toBe(false);
+		expect(hasNoRows(undefined)).toBe(false);
+	});
+
 	test('the service form (array of objects) merges into one map', () => {
 		expect(
 			reactionsFromService([{ like: ['ann'] }, { like: ['bob', 'ann'], love: ['cy'] }]),

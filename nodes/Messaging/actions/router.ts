@@ -66,12 +66,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			});
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error, i);
-			results[i] = [
-				{
-					json: { error: (error as Error).message, ...errorDetails(error) },
-					pairedItem: { item: i },
-				},
-			];
+			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];
 		}
 	});
 	return [results.flat()];
@@ -87,11 +82,24 @@ function asNodeError(
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
-function errorDetails(error: unknown): IDataObject {
-	const { description, httpCode } = error as { description?: unknown; httpCode?: unknown };
-	return {
+/**
+ * A failed item under Continue On Fail: `error` and `details` only, as n8n's HTTP Request node does.
+ * n8n sends an item to the error output ("Continue (using error output)") only when its keys are all
+ * among error, message and details; any other key kept it on the success branch.
+ */
+function errorItem(error: unknown): IDataObject {
+	const { message, description, httpCode } = error as {
+		message?: unknown;
+		description?: unknown;
+		httpCode?: unknown;
+	};
+	const details: IDataObject = {
 		...(typeof description === 'string' && description !== '' ? { description } : {}),
 		...(typeof httpCode === 'string' ? { httpCode } : {}),
+	};
+	return {
+		error: typeof message === 'string' ? message : String(error),
+		...(Object.keys(details).length > 0 ? { details } : {}),
 	};
 }
 

@@ -64,7 +64,21 @@ export function getRequiredId(
 	return id;
 }
 
-/** Text that must be a string; `required` refuses empty or blank text. */
+/**
+ * Pure: text from a parameter value, or why it cannot be text. A number or a boolean from an expression
+ * (`{{ $json.total }}`) is written as text, as n8n's messaging nodes do; an object or a list is refused
+ * rather than sent as `[object Object]` or `a,b`.
+ */
+export function textFromValue(value: unknown): { text: string } | { problem: string } {
+	if (value === undefined || value === null) return { text: '' };
+	if (typeof value === 'string') return { text: value };
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
+		return { text: String(value) };
+	}
+	return { problem: `must be text, not ${kindOf(value)}` };
+}
+
+/** Text (see textFromValue); `required` refuses empty or blank text. */
 export function getText(
 	context: IExecuteFunctions,
 	name: string,
@@ -72,11 +86,9 @@ export function getText(
 	label: string,
 	options: { required: boolean; emptyProblem?: string },
 ): string {
-	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
-	if (value !== undefined && value !== null && typeof value !== 'string') {
-		throw inputError(context, itemIndex, label, `must be text, not ${kindOf(value)}`);
-	}
-	const text = value ?? '';
+	const result = textFromValue(context.getNodeParameter(name, itemIndex, '') as unknown);
+	if ('problem' in result) throw inputError(context, itemIndex, label, result.problem);
+	const { text } = result;
 	if (options.required && text.trim() === '') {
 		throw inputError(context, itemIndex, label, options.emptyProblem ?? 'is empty');
 	}
@@ -99,15 +111,22 @@ export function getPositiveInteger(
 	return number;
 }
 
-/** A date as an integer timestamp in the service's unit; text without an offset is read in the workflow's timezone. */
-export function dateToTimestamp(
+/**
+ * A date as an integer timestamp in the service's unit; text without an offset is read in the
+ * workflow's timezone. The input is checked before the unit is asked for (which may ask the service):
+ * bad input stops before any request.
+ */
+export async function dateToTimestamp(
 	context: IExecuteFunctions,
 	value: unknown,
 	itemIndex: number,
 	label: string,
-	unit: TimestampUnit,
-): number {
-	const result = parseDateInput(value, unit, context.getTimezone());
+	unitOf: () => Promise<TimestampUnit>,
+): Promise<number> {
+	const timeZone = context.getTimezone();
+	const checked = parseDateInput(value, 'milliseconds', timeZone);
+	if ('problem' in checked) throw inputError(context, itemIndex, label, checked.problem);
+	const result = parseDateInput(value, await unitOf(), timeZone);
 	if ('problem' in result) throw inputError(context, itemIndex, label, result.problem);
 	return result.timestamp;
 }

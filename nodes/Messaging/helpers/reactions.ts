@@ -54,6 +54,16 @@ export function withoutReaction(map: ReactionMap, name: string, reactor: string)
 }
 
 /**
+ * Whether the Reactions rows field holds no row: what the editor stores when the field is added and
+ * left empty, or its last row deleted. Written as is, it would remove every reaction of the message.
+ */
+export function hasNoRows(value: unknown): boolean {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+	const rows = (value as { reaction?: unknown }).reaction;
+	return Object.keys(value).length === 0 || (Array.isArray(rows) && rows.length === 0);
+}
+
+/**
  * What a user put into the Reactions field, as a map. Accepted: the field's own rows
  * (`{ reaction: [{ name, reactors }] }`, reactors comma-separated or a list), or from an expression
  * a map `{ like: ['ann'] }`, the service's array form, or either as JSON text.
@@ -90,7 +100,8 @@ export function reactionsFromInput(value: unknown): ReactionMap {
 				!Array.isArray(reactors) &&
 				reactors !== undefined &&
 				reactors !== null &&
-				typeof reactors !== 'string'
+				typeof reactors !== 'string' &&
+				typeof reactors !== 'number' // a contact ID from an expression
 			) {
 				throw new Error(
 					`row ${index + 1} ("${name.trim()}") must list reactors as text, not ${typeof reactors}`,

@@ -27,7 +27,7 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 		throw inputError(
 			context,
 			itemIndex,
-			'Timeout (Seconds)',
+			'Wait for Reply (Seconds)',
 			'must be a positive number of seconds',
 		);
 	}
@@ -35,7 +35,7 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 		throw inputError(
 			context,
 			itemIndex,
-			'Timeout (Seconds)',
+			'Wait for Reply (Seconds)',
 			`is ${timeout}, above the maximum of ${MAX_REPLY_TIMEOUT_SECONDS} (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits`,
 		);
 	}

@@ -88,8 +88,13 @@ export async function execute(
 		if (fields.archivedAt === '' || fields.archivedAt === null) {
 			body.archived_at = null;
 		} else {
-			const unit = await run.timestampUnit(itemIndex);
-			body.archived_at = dateToTimestamp(this, fields.archivedAt, itemIndex, 'Archived At', unit);
+			body.archived_at = await dateToTimestamp(
+				this,
+				fields.archivedAt,
+				itemIndex,
+				'Archived At',
+				() => run.timestampUnit(itemIndex),
+			);
 		}
 	}
 	if (Object.keys(body).length === 0) {

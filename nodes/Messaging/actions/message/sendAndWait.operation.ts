@@ -29,6 +29,7 @@ const properties: INodeProperties[] = [
 		name: 'responseType',
 		type: 'options',
 		default: 'approval',
+		description: 'How the person responds; the execution resumes with their response',
 		options: [
 			{
 				name: 'Approval',
@@ -48,6 +49,7 @@ const properties: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add option',
 		default: {},
+		description: 'Which answers the person is offered, and the labels of their links',
 		displayOptions: { show: { responseType: ['approval'] } },
 		options: [
 			{
@@ -59,6 +61,7 @@ const properties: INodeProperties[] = [
 						name: 'approvalType',
 						type: 'options',
 						default: 'single',
+						description: 'Whether the message offers an approve link only, or a decline link too',
 						options: [
 							{ name: 'Approve Only', value: 'single' },
 							{ name: 'Approve and Decline', value: 'double' },
@@ -127,6 +130,7 @@ const properties: INodeProperties[] = [
 				name: 'responseFormButtonLabel',
 				type: 'string',
 				default: 'Submit',
+				description: 'The label of the button that sends the answer',
 			},
 		],
 	},

@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 			'The question or request to send. The next message in the conversation from someone else is the reply.',
 	},
 	{
-		displayName: 'Timeout (Seconds)',
+		displayName: 'Wait for Reply (Seconds)',
 		name: 'replyTimeout',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_REPLY_TIMEOUT_SECONDS },

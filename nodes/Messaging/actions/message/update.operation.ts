@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { reactionsFromInput } from '../../helpers/reactions';
+import { hasNoRows, reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
@@ -107,6 +107,14 @@ export async function execute(
 		['reactionsJson', 'Reactions (JSON)'],
 	] as const) {
 		if (fields[field] === undefined) continue;
+		if (field === 'reactions' && hasNoRows(fields[field])) {
+			throw inputError(
+				this,
+				itemIndex,
+				label,
+				'has no rows: add a reaction row, or remove the field to keep the reactions (Reactions (JSON) {} removes them all)',
+			);
+		}
 		try {
 			body.reactions = reactionsFromInput(fields[field]);
 		} catch (error) {
