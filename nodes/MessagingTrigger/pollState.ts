@@ -19,6 +19,7 @@
  * the last settled message on) and `resume` (a newest-first backlog larger than one check's page cap is
  * read downwards across checks, then emitted oldest first).
  */
+import { idText } from '../shared/ids';
 import { timestampValue, type TimestampUnit } from '../shared/timestamps';
 
 export interface TriggerMessage {
@@ -83,8 +84,8 @@ export function emptyState(): TriggerState {
 export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
 	if (!record || typeof record !== 'object') return undefined;
 	const raw = record as Record<string, unknown>;
-	const id = typeof raw.id === 'number' ? String(raw.id) : raw.id;
-	if (typeof id !== 'string' || id === '') return undefined;
+	const id = idText(raw.id);
+	if (id === undefined) return undefined;
 	const createdAt = timestampValue(raw.created_at);
 	if (createdAt === undefined) return undefined;
 	return { ...raw, id, created_at: createdAt };
