@@ -47,6 +47,7 @@
  *   --endless-pages same|new   (endlessPages) `has_more: true` forever: the same first page, or invented records
  *   --timestamps-as-strings    (timestampsAsStrings: true) every timestamp sent as a numeric string
  *   --echo-authorization       (echoAuthorization) every error text ends with the request's Authorization header
+ *   --numeric-ids              (numericIds) ids of digits sent as numbers (msg_00000042 as 42), read back as such
  *
  * Scripted faults (script: [...]; in-process `sandbox.failNext(...)`)
  *   --fault JSON           repeatable; e.g. '{"match":{"method":"POST","path":"/v1/messages"},"redirect":301,"times":"always"}',
@@ -181,6 +182,9 @@ function parseArgs(argv) {
 				break;
 			case '--echo-authorization':
 				options.quirks.echoAuthorization = true;
+				break;
+			case '--numeric-ids':
+				options.quirks.numericIds = true;
 				break;
 			case '--fault':
 				options.script.push(parseJson(next(), flag));

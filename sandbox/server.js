@@ -152,10 +152,11 @@ function createSandbox(options = {}) {
 			res.end(text);
 		};
 		const reply = (status, payload, headers = {}) => {
-			const shaped =
+			let shaped =
 				status < 300 && config.quirks.timestampsAsStrings
 					? stringifyTimestamps(payload, config.quirks.timestampsAsStrings)
 					: payload;
+			if (status < 300 && config.quirks.numericIds) shaped = numericIds(shaped);
 			send(status, shaped === undefined ? '' : JSON.stringify(shaped), {
 				'content-type': 'application/json',
 				...headers,
@@ -207,11 +208,12 @@ function createSandbox(options = {}) {
 		let status = 200;
 		let payload;
 		try {
-			const params = {
+			let params = {
 				...parseQuery(url.search),
 				...parseBody(req.headers['content-type'], rawBody),
 			};
-			const segments = url.pathname.split('/').slice(1).map(decodeSegment);
+			let segments = url.pathname.split('/').slice(1).map(decodeSegment);
+			if (config.quirks.numericIds) [segments, params] = storedIds(segments, params);
 			[status, payload] = route(req.method, segments, params, userId);
 		} catch (error) {
 			if (!(error instanceof ServiceError)) {
@@ -606,9 +608,16 @@ function createOtherOrigin(config) {
  *   endlessPages: false | 'same' (has_more forever, the cursor ignored) | 'new' (has_more forever, invented records)
  *   timestampsAsStrings: false | true (every timestamp field) | ['created_at', …] (numbers sent as numeric strings)
  *   echoAuthorization: false | true (every error text ends with the request's Authorization header)
+ *   numericIds: false | true (ids are numbers: msg_00000042 is sent as 42, and 42 is read back as it)
  */
 function validateQuirks(quirks) {
-	const known = ['listShape', 'endlessPages', 'timestampsAsStrings', 'echoAuthorization'];
+	const known = [
+		'listShape',
+		'endlessPages',
+		'timestampsAsStrings',
+		'echoAuthorization',
+		'numericIds',
+	];
 	for (const key of Object.keys(quirks))
 		if (!known.includes(key)) throw new Error(`Unknown quirk ${key} (known: ${known.join(', ')})`);
 	if (quirks.listShape !== undefined && !LIST_SHAPES.includes(quirks.listShape)) {
@@ -713,6 +722,41 @@ function stringifyTimestamps(value, fields) {
 		);
 	};
 	return walk(value);
+}
+
+/** The id fields a numericIds service sends as numbers, and the prefix each has in the store. */
+const ID_PREFIX = {
+	id: undefined, // any of them
+	conversation_id: 'conv',
+	contact_id: 'ct',
+	group_id: 'grp',
+	pinned_message_id: 'msg',
+};
+
+/** numericIds: every stored id of digits (msg_00000042, ct_00000007) as its number; others (ct_ann) as they are. */
+function numericIds(value) {
+	const walk = (v, key) => {
+		if (Array.isArray(v)) return key === 'contact_ids' ? v.map((x) => walk(x, 'id')) : v.map(walk);
+		if (typeof v === 'string' && key in ID_PREFIX && /^[a-z]+_\d+$/.test(v))
+			return Number(v.slice(v.indexOf('_') + 1));
+		if (v === null || typeof v !== 'object') return v;
+		return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+	};
+	return walk(value);
+}
+
+/** numericIds: a number the client sends back (in the path or a parameter) as the stored id it stands for. */
+function storedIds(segments, params) {
+	const stored = (prefix, text) =>
+		/^\d+$/.test(String(text)) ? `${prefix}_${String(text).padStart(8, '0')}` : text;
+	const collection = segments[1] === 'messages' ? 'msg' : 'conv';
+	const path = segments.map((segment, i) => (i === 2 ? stored(collection, segment) : segment));
+	const read = { ...params };
+	if (read.starting_after !== undefined)
+		read.starting_after = stored(collection, read.starting_after);
+	for (const [field, prefix] of Object.entries(ID_PREFIX))
+		if (prefix && read[field] !== undefined) read[field] = stored(prefix, read[field]);
+	return [path, read];
 }
 
 function decodeSegment(segment) {

@@ -412,6 +412,23 @@ describe('malformed and misleading answers', () => {
 	});
 });
 
+describe('numeric ids', () => {
+	test('ids of digits go out as numbers and come back as the stored ids; other ids stay text', async () => {
+		await start({ quirks: { numericIds: true } });
+		const list = await call('GET', '/v1/messages?conversation_id=1&limit=1&starting_after=3');
+		expect(list.body.data.map((m) => [m.id, m.conversation_id, m.contact.id])).toEqual([
+			[2, 1, 'ct_ann'],
+		]);
+		const sent = await call('POST', '/v1/messages', { body: 'conversation_id=1&message=hi' });
+		expect(sent.body).toMatchObject({ id: 4, conversation_id: 1 });
+		expect((await call('GET', '/v1/messages/4')).body.message).toBe('hi');
+		expect((await call('GET', '/v1/conversations/1')).body).toMatchObject({
+			id: 1,
+			contact_id: 'ct_ann',
+		});
+	});
+});
+
 describe('timestamps', () => {
 	test('sent as numeric strings: every timestamp field, or the ones named', async () => {
 		await start({ quirks: { timestampsAsStrings: true } });

@@ -237,6 +237,41 @@ describe('service faults', () => {
 		expect(error.message).toBe('The Messaging service failed (500) (gave up after 6 attempts)');
 	});
 
+	test('the service’s reason from the error shapes real services send, else the body’s start', async () => {
+		const send = () =>
+			run({
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId('conv_00000001'),
+				text: 'x',
+			});
+		sandbox.failNext({
+			status: 422,
+			body: { errors: [{ status: '422', title: 'Invalid Attribute', detail: 'text is too long' }] },
+		});
+		let { error } = await send();
+		expect(error.message).toBe(
+			'The Messaging service rejected the request (422): text is too long',
+		);
+		sandbox.failNext({
+			status: 409,
+			body: {
+				error: 'duplicate_message',
+				error_description: 'An identical message was sent 2 s ago',
+			},
+		});
+		({ error } = await send());
+		expect(error.message).toBe(
+			'The Messaging service rejected the request (409): An identical message was sent 2 s ago',
+		);
+		sandbox.failNext({ status: 422, body: { code: 17, fields: ['message'] } });
+		({ error } = await send());
+		expect(error.message).toBe('The Messaging service rejected the request (422)');
+		expect(error.description).toBe(
+			'POST /v1/messages returned 422: {"code":17,"fields":["message"]}',
+		);
+	});
+
 	test('429 and 503 are retried, honouring Retry-After; GET and PUT retried after a dropped connection', async () => {
 		sandbox.failNext(
 			{ status: 429, retryAfter: 0 },

@@ -272,6 +272,15 @@ describe('Send and Wait for Response: the webhook', () => {
 		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(sentMessageId);
 	});
 
+	test('a service whose ids are numbers: sentMessageId is the request message’s id, as text', async () => {
+		sandbox.set({ quirks: { numericIds: true } });
+		const { text, sentMessageId } = await sentLinks();
+		const answer = await click({}, linkIn(text, 'Approve'));
+		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(
+			String(Number(sentMessageId.replace('msg_', ''))),
+		);
+	});
+
 	test('when the request message cannot be found the response still counts (sentMessageId: null)', async () => {
 		const { text } = await sentLinks();
 		store.deleteMessage(store.listMessages({ conversation_id: INBOX })[0].id);

@@ -103,6 +103,23 @@ describe('Send and Wait for Reply', () => {
 		});
 	});
 
+	test.each(['newest_first', 'oldest_first'])(
+		'a service whose ids are numbers (%s): the reply is found and the question sent once',
+		async (order) => {
+			sandbox.set({ order, quirks: { numericIds: true } });
+			const { items, error } = await ask({ conversationId: byId('1') }, () =>
+				store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'M please' }),
+			);
+			expect(error).toBeUndefined();
+			expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+			expect(items[0].json).toMatchObject({
+				timedOut: false,
+				sent: { id: '3', conversation_id: 1, message: sentText },
+				reply: { id: '4', conversation_id: 1, message: 'M please' },
+			});
+		},
+	);
+
 	test('own messages, other conversations and the history do not count; the earliest reply wins', async () => {
 		const { items } = await ask({}, () => {
 			store.sendMessage('ct_me', { conversation_id: INBOX, message: 'also: we close at 6' });

@@ -96,6 +96,45 @@ describe('the service’s own error text', () => {
 		[{ error: 'bad_token' }, 'bad_token'],
 		[{ message: 'Nope' }, 'Nope'],
 		[{ errors: [{ message: 'first' }] }, 'first'],
+		// OAuth: the description, not the code; Spring: the message, not the reason phrase.
+		[
+			{ error: 'duplicate_message', error_description: 'An identical message was sent 2 s ago' },
+			'An identical message was sent 2 s ago',
+		],
+		[
+			{ error: 'Bad Request', message: 'limit must be at most 50', status: 400 },
+			'limit must be at most 50',
+		],
+		// JSON:API, FastAPI, Rails, RFC 9457, a bare list.
+		[
+			{
+				errors: [
+					{ status: '422', title: 'Invalid Attribute', detail: 'conversation_id is unknown' },
+				],
+			},
+			'conversation_id is unknown',
+		],
+		[
+			{ errors: [{ title: 'Invalid Attribute' }, { title: 'Too long' }] },
+			'Invalid Attribute; Too long',
+		],
+		[
+			{
+				detail: [{ loc: ['body', 'message'], msg: 'field required', type: 'value_error.missing' }],
+			},
+			'message: field required',
+		],
+		[
+			{ errors: { message: ["can't be blank"], conversation_id: ['is invalid'] } },
+			"can't be blank; conversation_id: is invalid",
+		],
+		[
+			{ type: 'about:blank', title: 'Not Found', detail: 'No such message: x' },
+			'No such message: x',
+		],
+		[{ type: 'about:blank', title: 'Conflict', status: 409 }, 'Conflict'],
+		[['first', 'second'], 'first; second'],
+		[{ errors: ['x'.repeat(300)] }, `${'x'.repeat(200)}…`],
 		['{"error":{"message":"from text"}}', 'from text'],
 		[
 			'<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>',

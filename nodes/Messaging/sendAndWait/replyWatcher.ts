@@ -14,6 +14,8 @@
  * list); until some page shows it, newest first.
  */
 
+import { idText } from '../../shared/ids';
+
 export interface ChatMessage {
 	id: string;
 	conversation_id?: unknown;
@@ -21,6 +23,23 @@ export interface ChatMessage {
 	message?: unknown;
 	created_at?: unknown;
 	[key: string]: unknown;
+}
+
+/**
+ * A listed or sent record as a ChatMessage, its id as text (a service's numeric id `42` is `'42'`, as
+ * the trigger emits it); undefined for a record without an id.
+ */
+export function chatMessage(record: unknown): ChatMessage | undefined {
+	if (!record || typeof record !== 'object') return undefined;
+	const id = idText((record as { id?: unknown }).id);
+	return id === undefined ? undefined : { ...(record as object), id };
+}
+
+/** The messages of a listed page, as ChatMessages (records without an id are left out). */
+export function chatMessages(records: unknown): ChatMessage[] {
+	return Array.isArray(records)
+		? records.map(chatMessage).filter((m): m is ChatMessage => m !== undefined)
+		: [];
 }
 
 export interface ChatPage {
@@ -49,7 +68,7 @@ export function senderOf(message: ChatMessage): { id?: string; username?: string
 	if (contact && typeof contact === 'object') {
 		const { id, username } = contact as { id?: unknown; username?: unknown };
 		return {
-			id: typeof id === 'string' || typeof id === 'number' ? String(id) : undefined,
+			id: idText(id),
 			username: typeof username === 'string' ? username : undefined,
 		};
 	}

@@ -14,7 +14,8 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
 import { timestampValue } from '../../shared/timestamps';
-import { sentByOneOf, type ChatMessage } from './replyWatcher';
+import { idText } from '../../shared/ids';
+import { chatMessages, sentByOneOf, type ChatMessage } from './replyWatcher';
 import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
 import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
 
@@ -147,7 +148,7 @@ async function findRequestMessageId(
 			method: 'GET',
 			path: ['conversations', conversationId],
 		});
-		const person = typeof conversation.contact_id === 'string' ? conversation.contact_id : '';
+		const person = idText(conversation.contact_id) ?? '';
 		let cursor: string | undefined;
 		for (let page = 0; page < LOOKUP_PAGES; page++) {
 			const result = await messagingApiRequest.call(requester, {
@@ -155,17 +156,12 @@ async function findRequestMessageId(
 				path: ['messages'],
 				query: { conversation_id: conversationId, limit: LOOKUP_PAGE_SIZE, starting_after: cursor },
 			});
-			const messages = Array.isArray(result.data) ? (result.data as ChatMessage[]) : [];
+			const messages = chatMessages(result.data);
 			holding.push(
-				...messages.filter(
-					(m) =>
-						typeof m?.id === 'string' &&
-						typeof m.message === 'string' &&
-						m.message.includes(marker),
-				),
+				...messages.filter((m) => typeof m.message === 'string' && m.message.includes(marker)),
 			);
 			const last = messages[messages.length - 1];
-			if (result.has_more !== true || typeof last?.id !== 'string' || last.id === cursor) break;
+			if (result.has_more !== true || last === undefined || last.id === cursor) break;
 			cursor = last.id;
 		}
 		return requestMessageId(holding, own, person);

@@ -8,23 +8,66 @@ import { NodeApiError } from 'n8n-workflow';
 import { redact } from './redact';
 import type { Failure, RetryPolicy } from './retry';
 
-/** The service's own error text from a body of unknown shape: JSON (several conventions), HTML or plain text. */
+/** Error texts longer than this are cut: an error message is a sentence, not a page. */
+const MAX_ERROR_TEXT = 200;
+
+const short = (text: string) =>
+	text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
+
+const nonEmpty = (value: unknown): string | undefined =>
+	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+/**
+ * The texts of a list of errors, joined: strings, or objects with `message`, `msg` (FastAPI, with its
+ * `loc`), `detail` or `title` (JSON:API); an object of field → messages (Rails) as `field: message`.
+ */
+function errorListText(errors: unknown): string | undefined {
+	const one = (entry: unknown): string | undefined => {
+		if (typeof entry === 'string') return nonEmpty(entry);
+		if (!entry || typeof entry !== 'object') return undefined;
+		const e = entry as IDataObject;
+		const text = nonEmpty(e.message) ?? nonEmpty(e.msg) ?? nonEmpty(e.detail) ?? nonEmpty(e.title);
+		const where = Array.isArray(e.loc) ? e.loc.filter((l) => l !== 'body').join('.') : '';
+		return text && where ? `${where}: ${text}` : text;
+	};
+	let texts: Array<string | undefined> = [];
+	if (Array.isArray(errors)) texts = errors.map(one);
+	else if (errors && typeof errors === 'object')
+		texts = Object.entries(errors as IDataObject).flatMap(([field, messages]) =>
+			(Array.isArray(messages) ? messages : [messages])
+				.map(one)
+				.map(
+					(text) => text && (field === 'message' || field === 'base' ? text : `${field}: ${text}`),
+				),
+		);
+	const found = texts.filter((t): t is string => t !== undefined);
+	return found.length > 0 ? short(found.join('; ')) : undefined;
+}
+
+/**
+ * The service's own error text from a body of unknown shape: JSON (several conventions), HTML or plain
+ * text. Of a JSON body, the most telling field: `error.message`, `message`, OAuth's `error_description`,
+ * RFC 9457's or FastAPI's `detail`, a list of `errors` (JSON:API, GraphQL, Rails), then an `error` that
+ * is only a code or a reason phrase (`duplicate_message`, `Bad Request`), then a problem's `title`.
+ */
 export function serviceErrorText(body: unknown): string | undefined {
 	if (body === undefined || body === null) return undefined;
 	if (typeof body === 'object') {
+		if (Array.isArray(body)) return errorListText(body);
 		const record = body as IDataObject;
 		const error = record.error;
-		const candidates = [
-			error && typeof error === 'object' ? (error as IDataObject).message : error,
-			record.message,
-			record.error_description,
-			record.detail,
-			Array.isArray(record.errors)
-				? ((record.errors[0] as IDataObject)?.message ?? record.errors[0])
-				: undefined,
-		];
-		const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '');
-		return typeof found === 'string' ? found.trim() : undefined;
+		const nested = error && typeof error === 'object' ? (error as IDataObject) : undefined;
+		const found =
+			nonEmpty(nested?.message) ??
+			nonEmpty(record.message) ??
+			nonEmpty(record.error_description) ??
+			nonEmpty(record.detail) ??
+			errorListText(record.detail) ??
+			errorListText(record.errors) ??
+			errorListText(nested?.errors) ??
+			nonEmpty(error) ??
+			nonEmpty(record.title);
+		return found === undefined ? undefined : short(found);
 	}
 	const text = String(body).trim();
 	if (text === '') return undefined;
@@ -38,7 +81,7 @@ export function serviceErrorText(body: unknown): string | undefined {
 		.replace(/<[^>]+>/g, ' ')
 		.replace(/\s+/g, ' ')
 		.trim();
-	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain || undefined;
+	return plain === '' ? undefined : short(plain);
 }
 
 /** A short, safe rendering of an unexpected answer, for error texts. */
@@ -119,7 +162,10 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	const serviceText = serviceErrorText(body);
 	const describe = (text: string) => `${text}${serviceText ? `: ${serviceText}` : ''}`;
 	let message: string;
-	let description = `${where} returned ${status}${serviceText ? `: ${serviceText}` : ''}`;
+	// A body in no shape we read still says something: its start goes in the description.
+	const bodyText =
+		serviceText ?? (body === undefined || body === '' ? undefined : describeBody(body));
+	let description = `${where} returned ${status}${bodyText ? `: ${bodyText}` : ''}`;
 	if (status >= 300 && status < 400) {
 		message = `The Messaging service redirected the request (${status}) to ${details.location ?? 'another address'}`;
 		description = `${where} returned ${status}. Redirects are not followed, so the access token never leaves the Base URL's origin and a write is never turned into a read. Check the Base URL of the credential (http or https, host, path).`;

@@ -14,6 +14,8 @@ import {
 	pause,
 } from '../../sendAndWait/pacing';
 import {
+	chatMessage,
+	chatMessages,
 	ReplyWatcher,
 	senderOf,
 	type ChatMessage,
@@ -119,14 +121,10 @@ export async function execute(
 	const cancelSignal = this.getExecutionCancelSignal();
 	const requestOptions = run.requestOptions(itemIndex);
 	await getConversationOrFail(this, settings.conversationId, itemIndex, requestOptions);
-	const sent = (await postMessage(
-		this,
-		settings.conversationId,
-		settings.text,
-		itemIndex,
-		requestOptions,
-	)) as ChatMessage;
-	if (typeof sent?.id !== 'string') {
+	const sent = chatMessage(
+		await postMessage(this, settings.conversationId, settings.text, itemIndex, requestOptions),
+	);
+	if (sent === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
 			'The Messaging service did not return the sent message’s ID',
@@ -158,11 +156,7 @@ export async function execute(
 			{ cursor, limit: CHECK_PAGE_SIZE },
 			checkOptions,
 		);
-		const data = page.data as ChatMessage[];
-		return {
-			messages: data.filter((m) => m && typeof m.id === 'string'),
-			hasMore: page.hasMore,
-		};
+		return { messages: chatMessages(page.data), hasMore: page.hasMore };
 	};
 	const probeOrder = async (): Promise<ChatMessage[]> => {
 		const page = await listPage.call(
@@ -172,7 +166,7 @@ export async function execute(
 			{ limit: CHECK_PAGE_SIZE },
 			checkOptions,
 		);
-		return page.data as ChatMessage[];
+		return chatMessages(page.data);
 	};
 	const watcher = new ReplyWatcher(
 		sent,
