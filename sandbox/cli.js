@@ -48,6 +48,7 @@
  *   --timestamps-as-strings    (timestampsAsStrings: true) every timestamp sent as a numeric string
  *   --echo-authorization       (echoAuthorization) every error text ends with the request's Authorization header
  *   --numeric-ids              (numericIds) ids of digits sent as numbers (msg_00000042 as 42), read back as such
+ *   --refuse-large-pages       (refuseLargePages) a limit above the maximum page size is a 400, not a shorter page
  *
  * Scripted faults (script: [...]; in-process `sandbox.failNext(...)`)
  *   --fault JSON           repeatable; e.g. '{"match":{"method":"POST","path":"/v1/messages"},"redirect":301,"times":"always"}',
@@ -185,6 +186,9 @@ function parseArgs(argv) {
 				break;
 			case '--numeric-ids':
 				options.quirks.numericIds = true;
+				break;
+			case '--refuse-large-pages':
+				options.quirks.refuseLargePages = true;
 				break;
 			case '--fault':
 				options.script.push(parseJson(next(), flag));

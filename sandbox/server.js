@@ -445,6 +445,8 @@ function createSandbox(options = {}) {
 		if (value === undefined || value === '') return config.defaultPageSize;
 		const text = String(value);
 		if (!/^\d+$/.test(text) || Number(text) < 1) throw invalid('limit must be a positive integer');
+		if (config.quirks.refuseLargePages && Number(text) > config.maxPageSize)
+			throw invalid(`limit must be between 1 and ${config.maxPageSize}`);
 		return Math.min(Number(text), config.maxPageSize);
 	}
 
@@ -609,6 +611,7 @@ function createOtherOrigin(config) {
  *   timestampsAsStrings: false | true (every timestamp field) | ['created_at', …] (numbers sent as numeric strings)
  *   echoAuthorization: false | true (every error text ends with the request's Authorization header)
  *   numericIds: false | true (ids are numbers: msg_00000042 is sent as 42, and 42 is read back as it)
+ *   refuseLargePages: false | true (a limit above maxPageSize is a 400 naming the maximum, not a shorter page)
  */
 function validateQuirks(quirks) {
 	const known = [
@@ -617,6 +620,7 @@ function validateQuirks(quirks) {
 		'timestampsAsStrings',
 		'echoAuthorization',
 		'numericIds',
+		'refuseLargePages',
 	];
 	for (const key of Object.keys(quirks))
 		if (!known.includes(key)) throw new Error(`Unknown quirk ${key} (known: ${known.join(', ')})`);

@@ -429,6 +429,16 @@ describe('numeric ids', () => {
 	});
 });
 
+describe('page sizes', () => {
+	test('refuseLargePages: a limit above the maximum is a 400 naming it, not a shorter page', async () => {
+		await start({ maxPageSize: 2, quirks: { refuseLargePages: true } });
+		const refused = await call('GET', '/v1/messages?limit=3');
+		expect(refused.status).toBe(400);
+		expect(refused.body.error.message).toBe('limit must be between 1 and 2');
+		expect((await call('GET', '/v1/messages?limit=2')).body.data).toHaveLength(2);
+	});
+});
+
 describe('timestamps', () => {
 	test('sent as numeric strings: every timestamp field, or the ones named', async () => {
 		await start({ quirks: { timestampsAsStrings: true } });

@@ -51,7 +51,33 @@ export type FetchPage = (
 	limit: number,
 ) => Promise<{ data: IDataObject[]; hasMore: boolean }>;
 
-/** One page of `collection`, checked: an answer without a `data` array is an error, never an empty page. */
+/** Asked for when a service refuses a page size without naming its maximum (the spec's example size). */
+export const FALLBACK_PAGE_SIZE = 10;
+
+/**
+ * Pure: the page size to ask for after the service refused `limit` (a 400 or 422 whose reason names
+ * `limit`: "limit must be between 1 and 50"): the largest number below `limit` the reason names, else
+ * FALLBACK_PAGE_SIZE; undefined when the error is something else, or nothing smaller is left to try.
+ */
+export function smallerPageSize(error: unknown, limit: number): number | undefined {
+	const { httpCode, message } = (error ?? {}) as { httpCode?: unknown; message?: unknown };
+	if (httpCode !== '400' && httpCode !== '422') return undefined;
+	// The service's own reason follows our "… rejected the request (400): ".
+	const reason = typeof message === 'string' ? message.slice(message.indexOf(': ') + 1) : '';
+	if (!/\blimit\b/i.test(reason)) return undefined;
+	const named = (reason.match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n < limit);
+	if (named.length > 0) return Math.max(...named);
+	return limit > FALLBACK_PAGE_SIZE ? FALLBACK_PAGE_SIZE : undefined;
+}
+
+/** Per node run (or poll): the page size a service accepted after refusing a larger one. */
+const pageSizeCaps = new WeakMap<object, number>();
+
+/**
+ * One page of `collection`, checked: an answer without a `data` array is an error, never an empty page.
+ * A service that refuses the page size (many answer 400 above their maximum rather than send fewer) is
+ * asked again with the size its reason names, and the run asks for no more than that from then on.
+ */
 export async function listPage(
 	this: RequestContext,
 	collection: 'messages' | 'conversations',
@@ -59,15 +85,24 @@ export async function listPage(
 	page: { cursor?: string; limit: number },
 	options: RequestOptions = {},
 ): Promise<{ data: IDataObject[]; hasMore: boolean }> {
-	const answer = await messagingApiRequest.call(
-		this,
-		{
-			method: 'GET',
-			path: [collection],
-			query: { ...query, limit: page.limit, starting_after: page.cursor },
-		},
-		{ ...options, expect: 'list' },
-	);
+	const request = async (limit: number) =>
+		await messagingApiRequest.call(
+			this,
+			{
+				method: 'GET',
+				path: [collection],
+				query: { ...query, limit, starting_after: page.cursor },
+			},
+			{ ...options, expect: 'list' },
+		);
+	const limit = Math.min(page.limit, pageSizeCaps.get(this) ?? Infinity);
+	const askSmaller = async (error: unknown) => {
+		const smaller = smallerPageSize(error, limit);
+		if (smaller === undefined) return await Promise.reject(error);
+		pageSizeCaps.set(this, smaller);
+		return await request(smaller);
+	};
+	const answer = await request(limit).catch(askSmaller);
 	return { data: answer.data as IDataObject[], hasMore: answer.has_more === true };
 }
 

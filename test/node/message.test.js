@@ -263,6 +263,22 @@ describe('Message', () => {
 		expect(urls[1]).toBe(`/v1/messages?limit=100&starting_after=${items[99].json.id}`);
 	});
 
+	test('Get Many against a service that refuses pages above 40 (400): asks again with 40, then only 40', async () => {
+		for (let i = 0; i < 99; i++)
+			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
+		sandbox.set({ maxPageSize: 40, quirks: { refuseLargePages: true } });
+		sandbox.clearRequests();
+		const { items, error } = await run({ operation: 'getAll', returnAll: true });
+		expect(error).toBeUndefined();
+		expect(new Set(items.map((i) => i.json.id)).size).toBe(100);
+		expect(sandbox.requests.map((r) => [r.status, r.query.match(/limit=\d+/)[0]])).toEqual([
+			[400, 'limit=100'],
+			[200, 'limit=40'],
+			[200, 'limit=40'],
+			[200, 'limit=40'],
+		]);
+	});
+
 	test('Get Many against a service that ignores the cursor: stops, no duplicates, says so', async () => {
 		for (let i = 0; i < 250; i++)
 			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });

@@ -120,6 +120,18 @@ describe('Send and Wait for Reply', () => {
 		},
 	);
 
+	test('a service that refuses pages above 20 (400): the checks ask for 20 after one refusal', async () => {
+		sandbox.set({ maxPageSize: 20, quirks: { refuseLargePages: true } });
+		const { items, error } = await ask({}, () =>
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'M please' }),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.reply).toMatchObject({ message: 'M please' });
+		const limits = checks().map((r) => `${r.status} ${r.query.match(/limit=\d+/)[0]}`);
+		expect(limits[0]).toBe('400 limit=50');
+		expect(new Set(limits.slice(1))).toEqual(new Set(['200 limit=20']));
+	});
+
 	test('own messages, other conversations and the history do not count; the earliest reply wins', async () => {
 		const { items } = await ask({}, () => {
 			store.sendMessage('ct_me', { conversation_id: INBOX, message: 'also: we close at 6' });

@@ -7,7 +7,7 @@ const {
 	withReaction,
 	withoutReaction,
 } = require('../../dist/nodes/Messaging/helpers/reactions');
-const { collectRecords, nextCursor } = require('../../dist/nodes/shared/paginate');
+const { collectRecords, nextCursor, smallerPageSize } = require('../../dist/nodes/shared/paginate');
 const { forEachWithConcurrency, Lanes } = require('../../dist/nodes/Messaging/helpers/concurrency');
 
 describe('text parameters', () => {
@@ -21,6 +21,24 @@ describe('text parameters', () => {
 		expect(textFromValue({ a: 1 })).toEqual({ problem: 'must be text, not an object' });
 		expect(textFromValue(['a'])).toEqual({ problem: 'must be text, not a list' });
 		expect(textFromValue(NaN)).toEqual({ problem: 'must be text, not a number' });
+	});
+});
+
+describe('a page size the service refuses', () => {
+	const refused = (httpCode, reason) => ({
+		httpCode,
+		message: `The Messaging service rejected the request (${httpCode}): ${reason}`,
+	});
+	test('the largest smaller number its reason names, else 10; other errors are not about it', () => {
+		expect(smallerPageSize(refused('400', 'limit must be between 1 and 50'), 100)).toBe(50);
+		expect(smallerPageSize(refused('422', 'Limit must be ≤ 25 (got 100)'), 100)).toBe(25);
+		expect(smallerPageSize(refused('400', 'invalid limit'), 100)).toBe(10);
+		expect(smallerPageSize(refused('400', 'invalid limit'), 10)).toBeUndefined();
+		expect(
+			smallerPageSize(refused('400', 'starting_after: no such object: m1'), 100),
+		).toBeUndefined();
+		expect(smallerPageSize(refused('404', 'limit'), 100)).toBeUndefined();
+		expect(smallerPageSize(undefined, 100)).toBeUndefined();
 	});
 });
 
