@@ -43,7 +43,7 @@
  *   --fault-retry-after S  (retryAfterSeconds) Retry-After of the random 429/503s
  *
  * Quirks (quirks: {...}), all off by default
- *   --list-shape normal|no-data|null-data|bare-array  (listShape) lists without `data`, with `data: null`, or bare
+ *   --list-shape normal|no-data|null-data|bare-array|no-has-more  (listShape) lists without `data`, with `data: null`, bare, or without `has_more`
  *   --endless-pages same|new   (endlessPages) `has_more: true` forever: the same first page, or invented records
  *   --timestamps-as-strings    (timestampsAsStrings: true) every timestamp sent as a numeric string
  *   --echo-authorization       (echoAuthorization) every error text ends with the request's Authorization header

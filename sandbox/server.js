@@ -43,7 +43,7 @@ const DEFAULTS = {
 	script: [],
 };
 
-const LIST_SHAPES = ['normal', 'no-data', 'null-data', 'bare-array'];
+const LIST_SHAPES = ['normal', 'no-data', 'null-data', 'bare-array', 'no-has-more'];
 const TIMESTAMP_FIELDS = [
 	'created_at',
 	'updated_at',
@@ -356,6 +356,8 @@ function createSandbox(options = {}) {
 				return { has_more: hasMore, data: null };
 			case 'bare-array':
 				return data;
+			case 'no-has-more':
+				return { data };
 			default:
 				return { has_more: hasMore, data };
 		}
@@ -606,7 +608,7 @@ function createOtherOrigin(config) {
 
 /**
  * Quirks: behaviours of real services the spec does not show, all off by default.
- *   listShape: 'normal' | 'no-data' | 'null-data' | 'bare-array'
+ *   listShape: 'normal' | 'no-data' | 'null-data' | 'bare-array' | 'no-has-more' (`data` only)
  *   endlessPages: false | 'same' (has_more forever, the cursor ignored) | 'new' (has_more forever, invented records)
  *   timestampsAsStrings: false | true (every timestamp field) | ['created_at', …] (numbers sent as numeric strings)
  *   echoAuthorization: false | true (every error text ends with the request's Authorization header)

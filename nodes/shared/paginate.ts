@@ -103,7 +103,14 @@ export async function listPage(
 		return await request(smaller);
 	};
 	const answer = await request(limit).catch(askSmaller);
-	return { data: answer.data as IDataObject[], hasMore: answer.has_more === true };
+	const data = answer.data as IDataObject[];
+	// A service that never says `has_more` (perhaps capping pages below what was asked) may still have
+	// more: any record asks for the next page; an empty one, or the same one again (stalled), ends it.
+	const hasMore =
+		answer.has_more === undefined
+			? data.length > 0
+			: answer.has_more === true || answer.has_more === 'true';
+	return { data, hasMore };
 }
 
 /** The pages of `collection` through the transport, as a FetchPage. */

@@ -279,6 +279,17 @@ describe('Message', () => {
 		]);
 	});
 
+	test('Get Many against a service that never says has_more and caps pages at 20: every record, then an empty page', async () => {
+		for (let i = 0; i < 44; i++)
+			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
+		sandbox.set({ maxPageSize: 20, quirks: { listShape: 'no-has-more' } });
+		sandbox.clearRequests();
+		const { items, error } = await run({ operation: 'getAll', returnAll: true });
+		expect(error).toBeUndefined();
+		expect(new Set(items.map((i) => i.json.id)).size).toBe(45);
+		expect(sandbox.requests).toHaveLength(4); // 20, 20, 5, and the empty page that ends it
+	});
+
 	test('Get Many against a service that ignores the cursor: stops, no duplicates, says so', async () => {
 		for (let i = 0; i < 250; i++)
 			sandbox.store.sendMessage('ct_bob', { conversation_id: 'conv_00000002', message: `m${i}` });
