@@ -20,6 +20,12 @@ import type { Admitted, ApiRequest, RequestContext, Turn } from './types';
 const DEADLINE_GRACE_MS = 1_000;
 
 /**
+ * The reason an attempt's deadline timer is cleared with. abort() without one builds a DOMException,
+ * stack trace and all, for every request: 125 ms of n8n's main thread per 2,000 requests in a profile.
+ */
+const SETTLED = new Error('The request settled');
+
+/**
  * A place among the requests in flight: the number in flight (itself included) and the moment it was let
  * go, or undefined when the request is to take a new turn first. A request held for a spent announced
  * quota waits for an answer that renews it, and no longer than the quota's reset or the execution's
@@ -41,7 +47,7 @@ export async function admission(
 	const heldMs = pacer.admit(admit, turn);
 	if (heldMs !== undefined) {
 		const answered = new AbortController();
-		void admitted.then(() => answered.abort());
+		void admitted.then(() => answered.abort(SETTLED));
 		const until = signal ? AbortSignal.any([signal, answered.signal]) : answered.signal;
 		void sleep(heldMs, until)
 			.catch(() => undefined) // let go by an answer (then not waiting any more), or cancelled
@@ -108,6 +114,6 @@ export async function attempt(
 	try {
 		return await Promise.race([request, deadline]);
 	} finally {
-		settled.abort();
+		settled.abort(SETTLED);
 	}
 }
