@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { idText } from '../shared/ids';
 import { messagingApiRequest, type RequestContext } from '../shared/transport';
 import type { CheckResult } from './listing';
 import type { TriggerMessage, TriggerState } from './pollState';
@@ -13,10 +14,11 @@ import type { TriggerMessage, TriggerState } from './pollState';
 /** Conversations looked up per check at most, to learn the own contact. */
 const OWN_CONTACT_LOOKUPS_PER_CHECK = 3;
 
+/** Ids compared as text: a service that sends numeric ids (`1`) names the same contact as Your Contact ID `1`. */
 export function sentBy(message: TriggerMessage, own: string): boolean {
-	const contact = message.contact as IDataObject | string | undefined;
-	if (typeof contact === 'string') return contact === own;
-	return !!contact && (contact.id === own || contact.username === own);
+	const contact = message.contact as IDataObject | string | number | undefined;
+	if (contact === null || typeof contact !== 'object') return idText(contact) === own;
+	return idText(contact.id) === own || idText(contact.username) === own;
 }
 
 export async function learnOwnContact(
@@ -25,8 +27,9 @@ export async function learnOwnContact(
 ): Promise<string | undefined> {
 	const byConversation = new Map<string, TriggerMessage[]>();
 	for (const m of messages) {
-		if (typeof m.conversation_id !== 'string') continue;
-		byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
+		const conversationId = idText(m.conversation_id);
+		if (conversationId === undefined) continue;
+		byConversation.set(conversationId, [...(byConversation.get(conversationId) ?? []), m]);
 	}
 	for (const [conversationId, list] of [...byConversation].slice(
 		0,
@@ -36,12 +39,12 @@ export async function learnOwnContact(
 			method: 'GET',
 			path: ['conversations', conversationId],
 		});
-		if (conversation.group_id || typeof conversation.contact_id !== 'string') continue;
-		const mine = list.find((m) => {
-			const senderId = (m.contact as IDataObject | undefined)?.id;
-			return typeof senderId === 'string' && senderId !== conversation.contact_id;
-		});
-		if (mine) return String((mine.contact as IDataObject).id);
+		const otherContact = idText(conversation.contact_id);
+		if (conversation.group_id || otherContact === undefined) continue;
+		for (const m of list) {
+			const senderId = idText((m.contact as IDataObject | undefined)?.id);
+			if (senderId !== undefined && senderId !== otherContact) return senderId;
+		}
 	}
 	return undefined;
 }
