@@ -14,12 +14,12 @@ import {
 } from '../shared/timestamps';
 import {
 	advance,
-	compareMessages,
 	emptyState,
 	isNew,
 	isNewestFirst,
 	listOrderOf,
 	MAX_RECENT_IDS,
+	oldestFirst,
 	oldestFirstCursor,
 	reachedKnownHistory,
 	toTriggerMessage,
@@ -174,7 +174,10 @@ async function walk(
 	let truncated = false;
 	if (settings.maxNew !== undefined) {
 		const recentIds = new Set(state?.recent.map(([id]) => id) ?? []);
-		const fresh = listed.filter((m) => isNew(state, m, recentIds)).sort(compareMessages);
+		const fresh = oldestFirst(
+			listed.filter((m) => isNew(state, m, recentIds)),
+			order,
+		);
 		if (fresh.length > settings.maxNew && (state || settings.emitExisting)) {
 			const excess = new Set(fresh.slice(settings.maxNew).map((m) => m.id));
 			accepted = listed.filter((m) => !excess.has(m.id));
@@ -187,6 +190,7 @@ async function walk(
 		lookBack: inUnit(settings.lookBackSeconds),
 		maxRecentIds: MAX_RECENT_IDS,
 		emitExisting: settings.emitExisting,
+		order,
 	});
 	known(next);
 	if (truncated) {

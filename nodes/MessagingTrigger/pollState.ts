@@ -63,6 +63,8 @@ export interface AdvanceSettings {
 	maxRecentIds: number;
 	/** The first check emits the messages that already exist. */
 	emitExisting?: boolean;
+	/** The service's list order: messages sharing a created_at are emitted in it. */
+	order?: ListOrder;
 }
 
 export const MAX_RECENT_IDS = 500;
@@ -91,9 +93,29 @@ export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
 	return { ...raw, id, created_at: createdAt };
 }
 
-/** Oldest first: by created_at, then by id. */
+/** Ids in their natural order: as numbers when both are whole numbers (`9` before `10`), else as text. */
+function compareIds(a: string, b: string): number {
+	if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Oldest first: by created_at, then by id in natural order (only while the list order is unknown). */
 export function compareMessages(a: TriggerMessage, b: TriggerMessage): number {
-	return a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+	return a.created_at - b.created_at || compareIds(a.id, b.id);
+}
+
+/**
+ * Messages in the order to emit them, oldest first: by created_at, and among messages sharing one by
+ * the service's own list position (the only order a UUID has), reversed for a newest-first listing.
+ * While the order is unknown (every listed created_at equal), the ids decide.
+ */
+export function oldestFirst(
+	listed: TriggerMessage[],
+	order: ListOrder | undefined,
+): TriggerMessage[] {
+	if (order === undefined) return [...listed].sort(compareMessages);
+	const inListOrder = order === 'newest_first' ? [...listed].reverse() : [...listed];
+	return inListOrder.sort((a, b) => a.created_at - b.created_at); // stable: ties keep their list position
 }
 
 /** Whether a listed message is still unknown to `state` (null state: nothing is known). */
@@ -108,7 +130,8 @@ export function isNew(
 }
 
 /**
- * Given what a check listed, the messages to emit (oldest first) and the state to store afterwards.
+ * Given what a check listed (in the service's order), the messages to emit (oldest first) and the
+ * state to store afterwards.
  * `state` null means the first check: it records where the stream stands and, unless `emitExisting`,
  * emits nothing. Fields of `state` this function does not own (cursor, unit, …) are carried over.
  */
@@ -123,9 +146,10 @@ export function advance(
 		if (Number.isFinite(message.created_at) && !unique.has(message.id))
 			unique.set(message.id, message);
 	}
-	const fresh = [...unique.values()]
-		.filter((m) => isNew(state, m, recentIds))
-		.sort(compareMessages);
+	const fresh = oldestFirst(
+		[...unique.values()].filter((m) => isNew(state, m, recentIds)),
+		settings.order,
+	);
 	const existingThrough = state?.existingThrough;
 	const emit = !state
 		? settings.emitExisting

@@ -51,6 +51,29 @@ describe.each(VERSIONS)('Messaging Trigger %s against service variants', (_name,
 		return trigger;
 	};
 
+	test.each([
+		['numeric ids, newest first', { idStyle: 'numeric' }],
+		['numeric ids, oldest first', { idStyle: 'numeric', order: 'oldest_first' }],
+		['UUIDs, newest first', { idStyle: 'uuid' }],
+		['UUIDs, oldest first', { idStyle: 'uuid', order: 'oldest_first' }],
+	])(
+		'messages sharing a created_at are emitted in the order the service lists them (%s)',
+		async (_label, options) => {
+			const trigger = await start(options, { parameters: { options: { skipOwnMessages: false } } });
+			service.addConversation();
+			const second = Math.floor(Date.now() / 1000) * 1000 - 5000;
+			for (let i = 0; i < 3; i++)
+				service.addMessage({ text: `before ${i}`, createdMs: second - 10_000 });
+			expect(await trigger.check()).toBeNull();
+			for (let i = 1; i <= 12; i++) service.addMessage({ text: `part ${i}`, createdMs: second });
+			// Before: numeric ids came as part 10, 11, 12, 1, 2, …, 9 (compared as text), UUIDs in any order.
+			expect(texts(await trigger.check())).toEqual(
+				Array.from({ length: 12 }, (_, i) => `part ${i + 1}`),
+			);
+			expect(await trigger.check()).toBeNull();
+		},
+	);
+
 	describe('Skip My Own Messages with numeric ids: an auto-reply is not emitted', () => {
 		test.each([
 			['numeric message and conversation ids, own contact learned', { idStyle: 'numeric' }, ''],

@@ -6,6 +6,7 @@ const {
 	compareMessages,
 	toTriggerMessage,
 	listOrderOf,
+	oldestFirst,
 	oldestFirstCursor,
 } = require('../../dist/nodes/MessagingTrigger/pollState');
 
@@ -34,6 +35,33 @@ describe('advance: what to emit and what to remember', () => {
 			emitExisting: true,
 		});
 		expect(emit.map((x) => x.id)).toEqual(['z', 'a', 'b']);
+	});
+
+	test("messages sharing a created_at are emitted in the service's list order (reversed when newest first), not by id", () => {
+		const state = { version: 1, settledThrough: 900, newest: 950, recent: [] };
+		// UUIDs: no order of their own; the listing is the only one.
+		const newestFirst = [m('f3a0', 990), m('07bc', 990), m('c41d', 990), m('early', 980)];
+		expect(
+			advance(state, newestFirst, { ...settings, order: 'newest_first' }).emit.map((x) => x.id),
+		).toEqual(['early', 'c41d', '07bc', 'f3a0']);
+		const oldestFirstListing = [m('early', 980), m('f3a0', 990), m('07bc', 990), m('c41d', 990)];
+		expect(
+			advance(state, oldestFirstListing, { ...settings, order: 'oldest_first' }).emit.map(
+				(x) => x.id,
+			),
+		).toEqual(['early', 'f3a0', '07bc', 'c41d']);
+		// The bookkeeping does not depend on the listing's order.
+		expect(advance(state, newestFirst, { ...settings, order: 'newest_first' }).next).toEqual(
+			advance(state, oldestFirstListing, { ...settings, order: 'oldest_first' }).next,
+		);
+	});
+
+	test('while the list order is unknown, numeric ids sharing a created_at go in numeric order', () => {
+		const listed = [m('10', 990), m('9', 990), m('11', 990), m('2', 990)];
+		expect(oldestFirst(listed, undefined).map((x) => x.id)).toEqual(['2', '9', '10', '11']);
+		expect(
+			advance(null, listed, { ...settings, emitExisting: true }).emit.map((x) => x.id),
+		).toEqual(['2', '9', '10', '11']);
 	});
 
 	test('an empty stream at activation settles nothing: every later message is new', () => {
