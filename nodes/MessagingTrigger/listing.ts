@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from 'n8n-workflow';
 
+import { idText } from '../shared/ids';
 import { walkPages, type FetchPage } from '../shared/paginate';
 import {
 	fromMilliseconds,
@@ -16,13 +17,16 @@ import {
 	advance,
 	emptyState,
 	isNew,
-	isNewestFirst,
-	listOrderOf,
+	countOrder,
 	MAX_RECENT_IDS,
 	oldestFirst,
 	oldestFirstCursor,
+	orderAfter,
+	orderShown,
 	reachedKnownHistory,
 	toTriggerMessage,
+	type ListOrder,
+	type OrderEvidence,
 	type TriggerMessage,
 	type TriggerState,
 } from './pollState';
@@ -100,6 +104,14 @@ export async function checkForNew(
 	return await walk(fetchPage, state, settings, nowMs).catch(restart);
 }
 
+/**
+ * Whether the early stop may apply: the stored order is not oldest first, and most of this check's
+ * adjacent pairs do not say otherwise (one late message at the top does not turn it off).
+ */
+function mayStopEarly(stored: ListOrder | undefined, evidence: OrderEvidence): boolean {
+	return stored !== 'oldest_first' && orderShown(evidence) !== 'oldest_first';
+}
+
 async function walk(
 	fetchPage: FetchPage,
 	state: TriggerState | null,
@@ -109,9 +121,11 @@ async function walk(
 	const maxPages = settings.maxPages ?? MAX_PAGES_PER_CHECK;
 	const start = startOf(state);
 	const listed: TriggerMessage[] = [];
-	let newestFirst = state?.order !== 'oldest_first';
+	let evidence: OrderEvidence = { rising: 0, falling: 0 };
+	let newestFirst = false;
 	let previousLast: TriggerMessage | undefined;
-	let stopLine: Pick<TriggerState, 'settledThrough'> | null = state;
+	let stopLine: Pick<TriggerState, 'settledThrough' | 'recent'> | null = state;
+	const recentIds = new Set(state?.recent.map(([id]) => id));
 	let finished: 'complete' | 'capped' = 'capped';
 	let stalled = false;
 	let pages = 0;
@@ -128,18 +142,22 @@ async function walk(
 			state?.stopAt === undefined ? -1 : messages.findIndex((m) => m.id === state.stopAt);
 		if (stopAt >= 0) messages = messages.slice(0, stopAt + 1);
 		listed.push(...messages);
-		newestFirst &&= isNewestFirst(messages, previousLast);
+		evidence = countOrder(messages, previousLast, evidence);
+		newestFirst = mayStopEarly(state?.order, evidence);
 		previousLast = messages[messages.length - 1] ?? previousLast;
-		const last = page.records[page.records.length - 1]?.id;
-		if (last !== undefined && last !== null) lastId = String(last);
+		lastId = idText(page.records[page.records.length - 1]?.id) ?? lastId;
 		if (!state && !settings.emitExisting && newestFirst && listed.length > 0) {
 			// First check: only the look-back window below the newest message matters.
 			const unit = resolveUnit(settings.unitSetting, null, listed)!;
 			const window =
 				unit === 'milliseconds' ? settings.lookBackSeconds * 1000 : settings.lookBackSeconds;
-			stopLine = { settledThrough: listed[0].created_at - window - 1 };
+			stopLine = { settledThrough: listed[0].created_at - window - 1, recent: [] };
 		}
-		if (stopAt >= 0 || reachedKnownHistory(stopLine, messages, newestFirst) || !page.next) {
+		if (
+			stopAt >= 0 ||
+			(stopLine !== null && reachedKnownHistory(stopLine, messages, newestFirst, recentIds)) ||
+			!page.next
+		) {
 			finished = 'complete';
 			stalled = page.stalled;
 			break;
@@ -149,7 +167,12 @@ async function walk(
 	const unit = resolveUnit(settings.unitSetting, state, listed);
 	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);
 	const now = fromMilliseconds(nowMs, unit ?? 'seconds');
-	const order = state?.order ?? listOrderOf(listed);
+	// The order most adjacent pairs show; once stored, overturned only by a listing that clearly shows
+	// the other (not while a newest-first backlog is read in segments).
+	const order =
+		state?.resume || state?.stopAt
+			? (state.order ?? orderShown(evidence))
+			: orderAfter(state?.order, evidence);
 	if (stalled && state && order === 'oldest_first' && !listed.some((m) => isNew(state, m))) {
 		// Every check would read the same oldest page for ever and deliver nothing: say so, every check.
 		throw new Error(
@@ -160,6 +183,8 @@ async function walk(
 	const known = (next: TriggerState) => {
 		if (unit) next.unit = unit;
 		if (order) next.order = order;
+		// A cursor belongs to an oldest-first listing: one that turned out newest first reads from the top.
+		if (order === 'newest_first') delete next.cursor;
 		return next;
 	};
 
@@ -235,10 +260,12 @@ export async function fetchNewest(
 ): Promise<TriggerMessage | undefined> {
 	let newest: TriggerMessage | undefined;
 	let previousLast: TriggerMessage | undefined;
+	let evidence: OrderEvidence = { rising: 0, falling: 0 };
 	for await (const page of walkPages(fetchPage, { pageSize, maxPages: MAX_PAGES_PER_CHECK })) {
 		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
 		for (const m of messages) if (!newest || m.created_at > newest.created_at) newest = m;
-		if (isNewestFirst(messages, previousLast)) break;
+		evidence = countOrder(messages, previousLast, evidence);
+		if (orderShown(evidence) !== 'oldest_first') break;
 		previousLast = messages[messages.length - 1] ?? previousLast;
 	}
 	return newest;

@@ -201,36 +201,89 @@ export function advance(
 }
 
 /**
- * Whether paging may stop after this page: the listing has been newest first so far, and the page
- * reaches down to messages that are all settled already.
+ * Whether paging may stop after this page: the listing has been newest first so far, and the page ends
+ * on a settled message and holds one the state knows. A service sorted by created_at lists only
+ * settled messages below a settled one. A service sorted by insertion lists below a message what was
+ * inserted before it, which an earlier check listed if it knew that message; a settled message it
+ * never saw (one later than the look-back window) may sit above messages inserted since, so paging
+ * goes on past it, down to a page older than anything remembered at most. A late message inside the
+ * window is above the stop either way: by created_at it sorts above the settled ones, by insertion it
+ * is at the top.
  */
 export function reachedKnownHistory(
-	state: Pick<TriggerState, 'settledThrough'> | null,
+	state: Pick<TriggerState, 'settledThrough'> & { recent?: TriggerState['recent'] },
 	page: TriggerMessage[],
 	newestFirstSoFar: boolean,
+	recentIds: Set<string> = new Set(state.recent?.map(([id]) => id)),
 ): boolean {
-	if (!state || state.settledThrough === null || !newestFirstSoFar || page.length === 0)
-		return false;
-	return page[page.length - 1].created_at <= state.settledThrough;
+	if (state.settledThrough === null || !newestFirstSoFar || page.length === 0) return false;
+	if (page[page.length - 1].created_at > state.settledThrough) return false;
+	const oldestRemembered = state.recent?.[0]?.[1];
+	if (oldestRemembered === undefined) return true;
+	return (
+		page.some((m) => recentIds.has(m.id)) || page.every((m) => m.created_at < oldestRemembered)
+	);
 }
 
-/** Whether a page (continuing after `previousLast`) lists newest first. */
-export function isNewestFirst(page: TriggerMessage[], previousLast?: TriggerMessage): boolean {
+/** How many adjacent pairs of a listing go up and down in created_at (equal pairs show nothing). */
+export interface OrderEvidence {
+	rising: number;
+	falling: number;
+}
+
+/** The evidence of `page`, continuing after `previousLast`, added to `evidence`. */
+export function countOrder(
+	page: TriggerMessage[],
+	previousLast?: TriggerMessage,
+	evidence: OrderEvidence = { rising: 0, falling: 0 },
+): OrderEvidence {
+	let { rising, falling } = evidence;
 	let before = previousLast;
 	for (const message of page) {
-		if (before && message.created_at > before.created_at) return false;
+		if (before && message.created_at > before.created_at) rising++;
+		if (before && message.created_at < before.created_at) falling++;
 		before = message;
 	}
-	return true;
+	return { rising, falling };
 }
 
-/** The order a listing shows, when it shows one (two different timestamps). */
-export function listOrderOf(listed: TriggerMessage[]): ListOrder | undefined {
-	for (let i = 1; i < listed.length; i++) {
-		if (listed[i].created_at > listed[i - 1].created_at) return 'oldest_first';
-		if (listed[i].created_at < listed[i - 1].created_at) return 'newest_first';
-	}
+/**
+ * The order a listing shows: the way most of its adjacent pairs go. A late or bridged message turns one
+ * or two pairs the other way, never most of them. Undefined while neither way leads.
+ */
+export function orderShown(evidence: OrderEvidence): ListOrder | undefined {
+	if (evidence.falling > evidence.rising) return 'newest_first';
+	if (evidence.rising > evidence.falling) return 'oldest_first';
 	return undefined;
+}
+
+/** The order a listing shows (see orderShown). */
+export function listOrderOf(listed: TriggerMessage[]): ListOrder | undefined {
+	return orderShown(countOrder(listed));
+}
+
+/** Pairs going one way a listing must show, three in four of all its unequal pairs, to show its order clearly. */
+export const CLEAR_ORDER_PAIRS = 4;
+
+/**
+ * Whether a listing shows its order clearly enough to be remembered, or to overturn the order
+ * remembered: a listing of two or three messages, one of them late, can show the wrong one, and a
+ * wrong order stops the trigger (a newest-first list read from an oldest-first cursor ends at once).
+ */
+export function showsOrderClearly(evidence: OrderEvidence): boolean {
+	const major = Math.max(evidence.rising, evidence.falling);
+	const minor = Math.min(evidence.rising, evidence.falling);
+	return major >= CLEAR_ORDER_PAIRS && major >= 3 * minor;
+}
+
+/** The order after a listing: the stored one unless the listing clearly shows the other, else what it shows. */
+export function orderAfter(
+	stored: ListOrder | undefined,
+	evidence: OrderEvidence,
+): ListOrder | undefined {
+	const shown = orderShown(evidence);
+	if (!stored || !shown || shown === stored) return stored ?? shown;
+	return showsOrderClearly(evidence) ? shown : stored;
 }
 
 /**

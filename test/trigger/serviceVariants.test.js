@@ -74,6 +74,105 @@ describe.each(VERSIONS)('Messaging Trigger %s against service variants', (_name,
 		},
 	);
 
+	describe('a newest-first service sorted by insertion: a late message at the top', () => {
+		const newestFirstByInsertion = { order: 'newest_first', sortBy: 'insertion' };
+		/** History spaced 10 s apart, ending 100 s ago, `count` messages. */
+		const history = (count) => {
+			service.addConversation();
+			const end = Date.now() - 100_000;
+			for (let i = 0; i < count; i++)
+				service.addMessage({ text: `h${i}`, createdMs: end - (count - 1 - i) * 10_000 });
+			return end;
+		};
+		const requestsOf = async (check) => {
+			const before = service.messageRequests().length;
+			const result = await check();
+			return { result, requests: service.messageRequests().length - before };
+		};
+
+		test('at activation, over a history deeper than one check: every later message is delivered, a few requests a check', async () => {
+			// 5 a page: 200 pages (one check's cap) hold 1000 messages; the history is deeper.
+			const trigger = await start(newestFirstByInsertion, {
+				parameters: { options: { pageSize: 5, skipOwnMessages: false } },
+			});
+			const end = history(1100);
+			service.addMessage({ text: 'late (bridged)', createdMs: end - 15_000 });
+			const first = await requestsOf(() => trigger.check());
+			expect(first.result).toBeNull();
+			expect(trigger.state().order).toBe('newest_first'); // before: oldest_first, for good
+			expect(first.requests).toBeLessThanOrEqual(20); // before: 200
+			for (let k = 0; k < 3; k++) {
+				service.addMessage({ text: `new ${k}`, createdMs: Date.now() - 50_000 + k * 1000 });
+				const { result, requests } = await requestsOf(() => trigger.check());
+				// Before: nothing, ever (the cursor went to the bottom of the list and each check read an empty page).
+				expect(texts(result)).toEqual([`new ${k}`]);
+				expect(requests).toBeLessThanOrEqual(20);
+			}
+			expect(trigger.state().cursor).toBeUndefined();
+		});
+
+		test('after activation: delivered once, and the early stop stays on (a check does not read the whole history)', async () => {
+			const trigger = await start(newestFirstByInsertion, {
+				parameters: { options: { pageSize: 5, skipOwnMessages: false } },
+			});
+			history(1100);
+			expect(await trigger.check()).toBeNull();
+			const delivered = [];
+			let requests = 0;
+			for (let k = 0; k < 6; k++) {
+				const now = Date.now();
+				if (k < 3) service.addMessage({ text: `new ${k}`, createdMs: now - 3000 + k });
+				if (k === 0) service.addMessage({ text: 'late', createdMs: now - 20_000 });
+				const check = await requestsOf(() => trigger.check());
+				delivered.push(...texts(check.result));
+				requests += check.requests;
+			}
+			expect(delivered).toEqual(['late', 'new 0', 'new 1', 'new 2']);
+			// Before: the late message's pair turned the early stop off, and each check read 200 pages.
+			expect(requests).toBeLessThanOrEqual(6 * 20);
+		});
+
+		test.each([['created_at'], ['insertion']])(
+			'the early stop still finds a late message inside the look-back window (service sorted by %s)',
+			async (sortBy) => {
+				const trigger = await start(
+					{ order: 'newest_first', sortBy },
+					{ parameters: { options: { pageSize: 2, lookBackSeconds: 60, skipOwnMessages: false } } },
+				);
+				const end = history(40);
+				expect(await trigger.check()).toBeNull();
+				service.addMessage({ text: 'newest', createdMs: end + 5000 });
+				expect(texts(await trigger.check())).toEqual(['newest']);
+				service.addMessage({ text: 'late by 40 s', createdMs: end - 35_000 });
+				service.addMessage({ text: 'late by 90 s', createdMs: end - 85_000 });
+				service.addMessage({ text: 'next', createdMs: end + 6000 });
+				// Inside the window: delivered; older than the window: not (as the README says).
+				expect(texts(await trigger.check())).toEqual(['late by 40 s', 'next']);
+				expect(await trigger.check()).toBeNull();
+			},
+		);
+
+		test('an order a first listing of two messages got wrong is put right once listings clearly show the other', async () => {
+			const trigger = await start(newestFirstByInsertion, {
+				parameters: { options: { skipOwnMessages: false } },
+			});
+			service.addConversation();
+			const start0 = Date.now() - 100_000;
+			service.addMessage({ text: 'h', createdMs: start0 });
+			service.addMessage({ text: 'late', createdMs: start0 - 15_000 });
+			expect(await trigger.check()).toBeNull();
+			expect(trigger.state().order).toBe('oldest_first'); // two messages cannot tell
+			const delivered = [];
+			for (let k = 0; k < 6; k++) {
+				service.addMessage({ text: `new ${k}`, createdMs: start0 + (k + 1) * 1000 });
+				delivered.push(...texts(await trigger.check()));
+			}
+			expect(delivered).toEqual(Array.from({ length: 6 }, (_, k) => `new ${k}`));
+			expect(trigger.state().order).toBe('newest_first'); // before: oldest_first for good
+			expect(trigger.state().cursor).toBeUndefined();
+		});
+	});
+
 	describe('Skip My Own Messages with numeric ids: an auto-reply is not emitted', () => {
 		test.each([
 			['numeric message and conversation ids, own contact learned', { idStyle: 'numeric' }, ''],

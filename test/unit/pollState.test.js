@@ -1,7 +1,8 @@
 'use strict';
 const {
 	advance,
-	isNewestFirst,
+	countOrder,
+	orderAfter,
 	reachedKnownHistory,
 	compareMessages,
 	toTriggerMessage,
@@ -172,9 +173,11 @@ test('listed records as trigger messages: numeric-string timestamps read as numb
 });
 
 test('order helpers', () => {
-	expect(isNewestFirst([m('b', 2), m('a', 1)])).toBe(true);
-	expect(isNewestFirst([m('a', 1), m('b', 2)])).toBe(false);
-	expect(isNewestFirst([m('a', 1)], m('z', 0))).toBe(false);
+	expect(countOrder([m('b', 2), m('a', 1)])).toEqual({ rising: 0, falling: 1 });
+	expect(countOrder([m('a', 1)], m('z', 0), { rising: 2, falling: 5 })).toEqual({
+		rising: 3,
+		falling: 5,
+	});
 	expect(listOrderOf([m('a', 1), m('b', 1), m('c', 2)])).toBe('oldest_first');
 	expect(listOrderOf([m('a', 2), m('b', 1)])).toBe('newest_first');
 	expect(listOrderOf([m('a', 1), m('b', 1)])).toBeUndefined();
@@ -187,7 +190,7 @@ test('order helpers', () => {
 	expect(
 		reachedKnownHistory({ settledThrough: 5, recent: [] }, [m('x', 9), m('y', 1)], false),
 	).toBe(false);
-	expect(reachedKnownHistory(null, [m('y', 1)], true)).toBe(false);
+	expect(reachedKnownHistory({ settledThrough: null, recent: [] }, [m('y', 1)], true)).toBe(false);
 	expect([m('b', 1), m('a', 1), m('c', 0)].sort(compareMessages).map((x) => x.id)).toEqual([
 		'c',
 		'a',
@@ -199,4 +202,44 @@ test('oldest-first cursor: the last listed message that is settled; kept when no
 	expect(oldestFirstCursor([m('a', 1), m('b', 2), m('c', 3)], 2, 'z')).toBe('b');
 	expect(oldestFirstCursor([m('a', 5)], 2, 'z')).toBe('z');
 	expect(oldestFirstCursor([m('a', 1)], null, undefined)).toBeUndefined();
+});
+
+test('the list order is what most adjacent pairs show: a late message at the top of a newest-first list does not turn it', () => {
+	// Sorted by insertion, newest first: the last inserted message is dated 15 s before the one before it.
+	const listed = [m('late', 985), m('h4', 1000), m('h3', 990), m('h2', 980), m('h1', 970)];
+	expect(listOrderOf(listed)).toBe('newest_first'); // before: 'oldest_first', from the first pair
+	expect(listOrderOf([m('a', 1), m('b', 2), m('late', 0), m('c', 3)])).toBe('oldest_first');
+	expect(listOrderOf([m('late', 985), m('h', 1000)])).toBe('oldest_first'); // two messages can mislead
+	expect(listOrderOf([m('a', 2), m('b', 3), m('c', 1)])).toBeUndefined(); // one pair each way
+});
+
+test('a stored order is overturned only by a listing that clearly shows the other', () => {
+	const falling = (n, rising = 0) => ({ falling: n, rising });
+	expect(orderAfter(undefined, falling(1))).toBe('newest_first');
+	expect(orderAfter(undefined, falling(0))).toBeUndefined();
+	expect(orderAfter('oldest_first', falling(1))).toBe('oldest_first');
+	expect(orderAfter('oldest_first', falling(3))).toBe('oldest_first');
+	expect(orderAfter('oldest_first', falling(4, 2))).toBe('oldest_first');
+	expect(orderAfter('oldest_first', falling(4, 1))).toBe('newest_first');
+	expect(orderAfter('newest_first', { rising: 12, falling: 1 })).toBe('oldest_first');
+	expect(orderAfter('newest_first', falling(0))).toBe('newest_first');
+});
+
+test('the early stop needs a settled message the state knows: one never seen may hide messages inserted below it', () => {
+	const state = {
+		settledThrough: 940,
+		recent: [
+			['k1', 900],
+			['k2', 930],
+			['k3', 990],
+		],
+	};
+	expect(reachedKnownHistory(state, [m('new', 995), m('k2', 930)], true)).toBe(true);
+	expect(reachedKnownHistory(state, [m('k3', 990), m('x', 935)], true)).toBe(true);
+	// Arrived later than the window: settled, never seen; by insertion, newer messages may lie below it.
+	expect(reachedKnownHistory(state, [m('new', 995), m('stale', 920)], true)).toBe(false);
+	expect(reachedKnownHistory(state, [m('new', 995), m('ancient', 899)], true)).toBe(false);
+	// A page older than everything remembered: the stop is taken (a check does not read the whole history).
+	expect(reachedKnownHistory(state, [m('a2', 899), m('a1', 800)], true)).toBe(true);
+	expect(reachedKnownHistory({ settledThrough: 940 }, [m('x', 920)], true)).toBe(true);
 });
