@@ -44,6 +44,15 @@ export interface ListingSettings {
 	maxNew?: number;
 }
 
+/**
+ * A page fetcher that may also say the service's time (its answer's Date header, in milliseconds):
+ * the first check of a long oldest-first history tells what existed from what is new by it.
+ */
+export type ServiceFetchPage = (
+	cursor: string | undefined,
+	limit: number,
+) => Promise<Awaited<ReturnType<FetchPage>> & { serviceTimeMs?: number }>;
+
 export interface CheckResult {
 	/** New messages, oldest first. */
 	emit: TriggerMessage[];
@@ -83,7 +92,7 @@ function startOf(state: TriggerState | null): string | undefined {
  * activation. `nowMs`: the local clock.
  */
 export async function checkForNew(
-	fetchPage: FetchPage,
+	fetchPage: ServiceFetchPage,
 	state: TriggerState | null,
 	settings: ListingSettings,
 	nowMs: number,
@@ -113,11 +122,17 @@ function mayStopEarly(stored: ListOrder | undefined, evidence: OrderEvidence): b
 }
 
 async function walk(
-	fetchPage: FetchPage,
+	servicePage: ServiceFetchPage,
 	state: TriggerState | null,
 	settings: ListingSettings,
 	nowMs: number,
 ): Promise<CheckResult> {
+	let serviceTimeMs: number | undefined;
+	const fetchPage: FetchPage = async (cursor, limit) => {
+		const page = await servicePage(cursor, limit);
+		serviceTimeMs ??= page.serviceTimeMs;
+		return page;
+	};
 	const maxPages = settings.maxPages ?? MAX_PAGES_PER_CHECK;
 	const start = startOf(state);
 	const listed: TriggerMessage[] = [];
@@ -240,7 +255,11 @@ async function walk(
 		if (cursor === undefined) delete next.cursor;
 		else next.cursor = cursor;
 		// A first check that could not read the whole history: what it has not read yet existed already.
-		if (finished === 'capped' && !state && !settings.emitExisting) next.existingThrough = now - 1;
+		// On the service's clock when it says its time: on ours, a service whose clock runs behind would
+		// have its first new messages taken for old ones (and one ahead, old ones for new).
+		if (finished === 'capped' && !state && !settings.emitExisting) {
+			next.existingThrough = fromMilliseconds(serviceTimeMs ?? nowMs, unit ?? 'seconds') - 1;
+		}
 	}
 	if (finished === 'complete' && !truncated) delete next.existingThrough;
 	const gap =
