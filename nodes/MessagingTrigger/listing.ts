@@ -75,7 +75,11 @@ export function resolveUnit(
 	return listed.length > 0 ? unitOfTimestamp(listed[0].created_at) : undefined;
 }
 
+/** An oldest-first listing from a cursor that came back empty: the cursor always has a message after it. */
+class CursorGone extends Error {}
+
 function isBadCursorError(error: unknown): boolean {
+	if (error instanceof CursorGone) return true;
 	const httpCode = (error as JsonObject | undefined)?.httpCode;
 	return httpCode === '400' || httpCode === '404';
 }
@@ -145,6 +149,7 @@ async function walk(
 	let stalled = false;
 	let pages = 0;
 	let lastId: string | undefined;
+	let recordsRead = 0;
 
 	for await (const page of walkPages(fetchPage, {
 		pageSize: settings.pageSize,
@@ -152,6 +157,7 @@ async function walk(
 		maxPages,
 	})) {
 		pages = page.pageNumber;
+		recordsRead += page.records.length;
 		let messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
 		const stopAt =
 			state?.stopAt === undefined ? -1 : messages.findIndex((m) => m.id === state.stopAt);
@@ -179,6 +185,18 @@ async function walk(
 		}
 	}
 
+	if (
+		start !== undefined &&
+		start === state?.cursor &&
+		!state.resume?.length &&
+		pages === 1 &&
+		finished === 'complete' &&
+		!stalled &&
+		recordsRead === 0
+	) {
+		// The message after the cursor was seen at the last check: the cursor (or all after it) is gone.
+		throw new CursorGone();
+	}
 	const unit = resolveUnit(settings.unitSetting, state, listed);
 	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);
 	const now = fromMilliseconds(nowMs, unit ?? 'seconds');

@@ -288,7 +288,9 @@ export function orderAfter(
 
 /**
  * For an oldest-first service: the id the next check starts after, the last listed message that is
- * settled (so late arrivals inside the look-back window are read again). Keeps `previous` when none is.
+ * settled (so late arrivals inside the look-back window are read again) and is not the last one listed:
+ * a listing from the cursor then always holds a message already seen, so an empty one says the cursor
+ * is gone (a service may answer a deleted cursor with an empty page). Keeps `previous` when none is.
  */
 export function oldestFirstCursor(
 	listed: TriggerMessage[],
@@ -297,7 +299,7 @@ export function oldestFirstCursor(
 ): string | undefined {
 	if (settledThrough === null) return previous;
 	let cursor = previous;
-	for (const message of listed) {
+	for (const message of listed.slice(0, -1)) {
 		if (message.created_at <= settledThrough) cursor = message.id;
 		else break;
 	}

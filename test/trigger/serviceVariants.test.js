@@ -173,6 +173,49 @@ describe.each(VERSIONS)('Messaging Trigger %s against service variants', (_name,
 		});
 	});
 
+	describe('an oldest-first service that answers an unknown cursor with an empty page', () => {
+		const setUp = async () => {
+			const trigger = await start(
+				{ order: 'oldest_first', unknownCursor: 'empty' },
+				{ parameters: { options: { skipOwnMessages: false } } },
+			);
+			service.addConversation();
+			const end = Date.now() - 600_000;
+			for (let i = 0; i < 30; i++)
+				service.addMessage({ text: `h${i}`, createdMs: end - (29 - i) * 10_000 });
+			expect(await trigger.check()).toBeNull();
+			return trigger;
+		};
+		const remove = (id) =>
+			service.messages.splice(
+				service.messages.findIndex((m) => String(m.id) === id),
+				1,
+			);
+
+		test('the message the cursor names is deleted: later messages are still delivered', async () => {
+			const trigger = await setUp();
+			remove(trigger.state().cursor); // e.g. a moderation workflow deleted it
+			const delivered = [];
+			for (let k = 0; k < 3; k++) {
+				service.addMessage({ text: `new ${k}`, createdMs: Date.now() - 3000 + k });
+				delivered.push(...texts(await trigger.check()));
+			}
+			// Before: [] for ever (each check read an empty page after the deleted cursor).
+			expect(delivered).toEqual(['new 0', 'new 1', 'new 2']);
+		});
+
+		test('the newest message is deleted in a quiet period: one read from the top, nothing emitted again, then one request a check', async () => {
+			const trigger = await setUp();
+			remove(service.messages.at(-1).id);
+			expect(await trigger.check()).toBeNull();
+			const before = service.messageRequests().length;
+			expect(await trigger.check()).toBeNull();
+			expect(service.messageRequests().length - before).toBe(1);
+			service.addMessage({ text: 'new', createdMs: Date.now() - 1000 });
+			expect(texts(await trigger.check())).toEqual(['new']);
+		});
+	});
+
 	describe('Skip My Own Messages with numeric ids: an auto-reply is not emitted', () => {
 		test.each([
 			['numeric message and conversation ids, own contact learned', { idStyle: 'numeric' }, ''],

@@ -198,10 +198,13 @@ test('order helpers', () => {
 	]);
 });
 
-test('oldest-first cursor: the last listed message that is settled; kept when none is', () => {
+test('oldest-first cursor: the last listed message that is settled, never the last listed; kept when none is', () => {
 	expect(oldestFirstCursor([m('a', 1), m('b', 2), m('c', 3)], 2, 'z')).toBe('b');
 	expect(oldestFirstCursor([m('a', 5)], 2, 'z')).toBe('z');
 	expect(oldestFirstCursor([m('a', 1)], null, undefined)).toBeUndefined();
+	// Never the last listed: a listing from the cursor always holds a message already seen.
+	expect(oldestFirstCursor([m('a', 1), m('b', 2)], 5, 'z')).toBe('a');
+	expect(oldestFirstCursor([m('a', 1)], 5, 'z')).toBe('z');
 });
 
 test('the list order is what most adjacent pairs show: a late message at the top of a newest-first list does not turn it', () => {
