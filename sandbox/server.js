@@ -67,7 +67,11 @@ function createSandbox(options = {}) {
 		faults: { ...options.faults },
 		quirks: validateQuirks({ ...options.quirks }),
 	};
-	const store = new Store({ unit: config.unit, clock: options.clock });
+	// The service's records are dated on its own clock, as its Date header (clockSkewMs, read live).
+	const store = new Store({
+		unit: config.unit,
+		clock: options.clock ?? (() => Date.now() + config.clockSkewMs),
+	});
 	for (const contactId of new Set(Object.values(config.tokens))) {
 		store.addContact({ id: contactId, username: contactId === 'ct_me' ? 'me' : contactId });
 	}

@@ -44,15 +44,6 @@ export interface ListingSettings {
 	maxNew?: number;
 }
 
-/**
- * A page fetcher that may also say the service's time (its answer's Date header, in milliseconds):
- * the first check of a long oldest-first history tells what existed from what is new by it.
- */
-export type ServiceFetchPage = (
-	cursor: string | undefined,
-	limit: number,
-) => Promise<Awaited<ReturnType<FetchPage>> & { serviceTimeMs?: number }>;
-
 export interface CheckResult {
 	/** New messages, oldest first. */
 	emit: TriggerMessage[];
@@ -93,10 +84,10 @@ function startOf(state: TriggerState | null): string | undefined {
 
 /**
  * Lists what is new since `state` and computes the next state. `state` null: the first check after
- * activation. `nowMs`: the local clock.
+ * activation. `nowMs`: the local clock, used where no answer carried the service's own time.
  */
 export async function checkForNew(
-	fetchPage: ServiceFetchPage,
+	fetchPage: FetchPage,
 	state: TriggerState | null,
 	settings: ListingSettings,
 	nowMs: number,
@@ -126,11 +117,12 @@ function mayStopEarly(stored: ListOrder | undefined, evidence: OrderEvidence): b
 }
 
 async function walk(
-	servicePage: ServiceFetchPage,
+	servicePage: FetchPage,
 	state: TriggerState | null,
 	settings: ListingSettings,
 	nowMs: number,
 ): Promise<CheckResult> {
+	// The service's time at its first answer: what existed at activation is told from what is new by it.
 	let serviceTimeMs: number | undefined;
 	const fetchPage: FetchPage = async (cursor, limit) => {
 		const page = await servicePage(cursor, limit);
@@ -199,7 +191,8 @@ async function walk(
 	}
 	const unit = resolveUnit(settings.unitSetting, state, listed);
 	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);
-	const now = fromMilliseconds(nowMs, unit ?? 'seconds');
+	// Now on the service's clock when its answer showed it elsewhere: its created_at are on that clock.
+	const now = fromMilliseconds(serviceTimeMs ?? nowMs, unit ?? 'seconds');
 	// The order most adjacent pairs show; once stored, overturned only by a listing that clearly shows
 	// the other (not while a newest-first backlog is read in segments).
 	const order =
@@ -276,7 +269,7 @@ async function walk(
 		// On the service's clock when it says its time: on ours, a service whose clock runs behind would
 		// have its first new messages taken for old ones (and one ahead, old ones for new).
 		if (finished === 'capped' && !state && !settings.emitExisting) {
-			next.existingThrough = fromMilliseconds(serviceTimeMs ?? nowMs, unit ?? 'seconds') - 1;
+			next.existingThrough = now - 1;
 		}
 	}
 	if (finished === 'complete' && !truncated) delete next.existingThrough;

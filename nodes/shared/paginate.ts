@@ -45,11 +45,14 @@ export function nextCursor(
 	return { next: String(last), stalled: false };
 }
 
-/** Fetches one page: the records after `cursor`, at most `limit` of them. */
+/**
+ * Fetches one page: the records after `cursor`, at most `limit` of them, and the service's time at its
+ * answer when known (see RequestOptions.onServiceTime).
+ */
 export type FetchPage = (
 	cursor: string | undefined,
 	limit: number,
-) => Promise<{ data: IDataObject[]; hasMore: boolean }>;
+) => Promise<{ data: IDataObject[]; hasMore: boolean; serviceTimeMs?: number }>;
 
 /** Asked for when a service refuses a page size without naming its maximum (the spec's example size). */
 export const FALLBACK_PAGE_SIZE = 10;
@@ -84,7 +87,8 @@ export async function listPage(
 	query: ListQuery,
 	page: { cursor?: string; limit: number },
 	options: RequestOptions = {},
-): Promise<{ data: IDataObject[]; hasMore: boolean }> {
+): Promise<{ data: IDataObject[]; hasMore: boolean; serviceTimeMs?: number }> {
+	let serviceTimeMs: number | undefined;
 	const request = async (limit: number) =>
 		await messagingApiRequest.call(
 			this,
@@ -93,7 +97,7 @@ export async function listPage(
 				path: [collection],
 				query: { ...query, limit, starting_after: page.cursor },
 			},
-			{ ...options, expect: 'list' },
+			{ ...options, expect: 'list', onServiceTime: (ms) => (serviceTimeMs = ms) },
 		);
 	const limit = Math.min(page.limit, pageSizeCaps.get(this) ?? Infinity);
 	const askSmaller = async (error: unknown) => {
@@ -110,7 +114,7 @@ export async function listPage(
 		answer.has_more === undefined
 			? data.length > 0
 			: answer.has_more === true || answer.has_more === 'true';
-	return { data, hasMore };
+	return { data, hasMore, serviceTimeMs };
 }
 
 /** The pages of `collection` through the transport, as a FetchPage. */

@@ -356,6 +356,40 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 			expect(messageRequests().length).toBeLessThanOrEqual(2);
 		});
 
+		test('the same long oldest-first history on a service whose clock runs 5 minutes behind: the first new message is delivered', async () => {
+			// Told by the host's clock, everything dated before the host's now existed at activation: a
+			// message sent in the 5 minutes after it was never delivered. The service's Date header tells.
+			now = Math.floor(Date.now() / 1000) * 1000 - 301_000; // the history: a second before the service's now
+			sandbox.set({ order: 'oldest_first', clockSkewMs: -300_000 });
+			for (let i = 0; i < 230; i++) send(`history ${i}`);
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { pageSize: 1, lookBackSeconds: 0 } },
+			});
+			expect(await trigger.check()).toBeNull();
+			tick();
+			send('new after activation');
+			const delivered = [];
+			for (let i = 0; i < 3; i++) delivered.push(...texts(await trigger.check()));
+			expect(delivered).toEqual(['new after activation']);
+		});
+
+		test('a service whose clock runs 10 minutes ahead: its messages move the watermark (they are not in the future)', async () => {
+			now = Math.floor(Date.now() / 1000) * 1000 + 600_000 - 5_000; // messages a few seconds old on its clock
+			sandbox.set({ clockSkewMs: 600_000 });
+			send('old');
+			const trigger = createTrigger({
+				credentials,
+				parameters: { options: { lookBackSeconds: 0 } },
+			});
+			await trigger.check();
+			tick();
+			send('new');
+			expect(texts(await trigger.check())).toEqual(['new']);
+			// Dated after the host's clock, the newest message had been left out of the watermark.
+			expect(trigger.state()).toMatchObject({ newest: now / 1000, settledThrough: now / 1000 - 1 });
+		});
+
 		test('the stored state stays small: bytes after 10,000 messages', async () => {
 			const trigger = createTrigger({ credentials, parameters: { options: { pageSize: 100 } } });
 			await trigger.check();

@@ -22,6 +22,7 @@ import {
 	type RetryPolicy,
 } from './retry';
 import { Pacer } from './pacer';
+import { serviceNow } from './retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions, Turn } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
@@ -145,6 +146,7 @@ export async function messagingApiRequest(
 		if ('response' in outcome) {
 			const { response } = outcome;
 			if (response.statusCode >= 200 && response.statusCode < 300) {
+				options.onServiceTime?.(serviceNow(response.headers, Date.now()));
 				return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
 			}
 			if (response.statusCode === 404 && request.method === 'DELETE' && droppedBefore) {

@@ -56,6 +56,11 @@ export interface RequestOptions {
 	 * then): each attempt's timeout is cut to it, and a retry that would start after it is not made.
 	 */
 	deadline?: number;
+	/**
+	 * Told the service's time when it answers: its Date header when that is more than 2 s from this
+	 * machine's clock, else ours (retryAfter.ts, serviceNow). The trigger dates activation by it.
+	 */
+	onServiceTime?: (serviceNowMs: number) => void;
 }
 
 export interface ResponseInfo {
