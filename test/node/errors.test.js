@@ -288,6 +288,64 @@ describe('service faults', () => {
 		expect(sandbox.requests.map((r) => r.status)).toEqual([429, 503, 'dropped', 200]);
 	});
 
+	test('a 403 that says a rate limit refused it (nothing remaining, or Retry-After) is a 429; another 403 is not', async () => {
+		const send = {
+			resource: 'message',
+			operation: 'send',
+			conversationId: byId('conv_00000001'),
+			text: 'once',
+		};
+		const spent = {
+			'x-ratelimit-limit': '60',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': '1',
+		};
+		sandbox.failNext(
+			{ status: 403, body: { message: 'API rate limit exceeded' }, headers: spent },
+			{
+				status: 403,
+				body: { message: 'You have exceeded a secondary rate limit' },
+				headers: { 'retry-after': '0' },
+			},
+		);
+		let { error } = await run(send);
+		expect(error).toBeUndefined();
+		expect(sandbox.requests.map((r) => r.status)).toEqual([403, 403, 200]);
+		expect(
+			sandbox.store
+				.listMessages({ conversation_id: 'conv_00000001' })
+				.filter((m) => m.message === 'once'),
+		).toHaveLength(1);
+
+		sandbox.clearRequests();
+		sandbox.failNext({ status: 403, body: { message: 'Not a member of this conversation' } });
+		({ error } = await run(send));
+		expect(error.message).toBe(
+			'The access token is not allowed to do this: Not a member of this conversation',
+		);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	test('a rate limit’s 403 that never clears is reported as rate limiting, with the status the service sent', async () => {
+		sandbox.failNext({
+			status: 403,
+			body: { message: 'API rate limit exceeded' },
+			headers: { 'x-ratelimit-remaining': '0', 'retry-after': '0' },
+			times: 'always',
+		});
+		const { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
+		expect(error.message).toBe(
+			'The Messaging service is rate limiting requests (gave up after 12 attempts)',
+		);
+		expect(error.description).toBe(
+			'GET /v1/messages/msg_00000001 returned 403: API rate limit exceeded',
+		);
+	});
+
 	test('Send is repeated after a 429 (not processed), never after a dropped connection or a 503', async () => {
 		const send = {
 			resource: 'message',

@@ -13,6 +13,7 @@ const {
 	DEFAULT_RETRY,
 } = require('../../dist/nodes/shared/transport/retry');
 const { serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
+const { refusalStatus } = require('../../dist/nodes/shared/transport/rateLimitHeaders');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
 const isRetryable = (method, kind, status) => retryable(method, { kind, status });
@@ -87,6 +88,22 @@ describe('which failures are retried', () => {
 		expect(backoffMs(3, DEFAULT_RETRY, () => 0.5)).toBe(2000);
 		expect(backoffMs(10, DEFAULT_RETRY, () => 0.5)).toBe(8000);
 		expect(backoffMs(1, DEFAULT_RETRY, () => 0)).toBe(375);
+	});
+});
+
+describe('the status an answer counts as', () => {
+	const now = Date.UTC(2026, 10, 25, 12);
+	test.each([
+		[403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 60) }, 429],
+		[403, { 'X-RateLimit-Remaining': '0' }, 429],
+		[403, { ratelimit: 'limit=60, remaining=0, reset=30' }, 429],
+		[403, { 'retry-after': '60' }, 429],
+		[403, { 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': '30' }, 403],
+		[403, {}, 403],
+		[404, { 'x-ratelimit-remaining': '0' }, 404],
+		[429, {}, 429],
+	])('%i with %j counts as %i', (status, headers, expected) => {
+		expect(refusalStatus(status, headers, now)).toBe(expected);
 	});
 });
 

@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './credentials';
 import { encodeForm } from './form';
-import type { Outcome, RawResponse } from './outcome';
+import { countedAs, type Outcome, type RawResponse } from './outcome';
 import type { RequestPace } from './pacer';
 import type { Admitted, ApiRequest, RequestContext, Turn } from './types';
 
@@ -103,7 +103,7 @@ export async function attempt(
 			{ credentialsDecrypted: { ...credentials, data: { ...data } } },
 		)
 		.then(
-			(response): Outcome => ({ response: response as RawResponse }),
+			(response): Outcome => ({ response: countedAs(response as RawResponse) }),
 			(error: unknown): Outcome => ({ error, timedOut: false }),
 		);
 	const settled = new AbortController();

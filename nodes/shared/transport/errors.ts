@@ -105,6 +105,8 @@ export interface ErrorContext {
 	secrets: string[];
 	/** For a redirect: where the service pointed, as it may be shown. */
 	location?: string;
+	/** The status the service sent, when the answer counts as another (a rate limit's 403 as a 429). */
+	sentStatus?: number;
 }
 
 const MAYBE_PROCESSED =
@@ -165,7 +167,7 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	// A body in no shape we read still says something: its start goes in the description.
 	const bodyText =
 		serviceText ?? (body === undefined || body === '' ? undefined : describeBody(body));
-	let description = `${where} returned ${status}${bodyText ? `: ${bodyText}` : ''}`;
+	let description = `${where} returned ${details.sentStatus ?? status}${bodyText ? `: ${bodyText}` : ''}`;
 	if (status >= 300 && status < 400) {
 		message = `The Messaging service redirected the request (${status}) to ${details.location ?? 'another address'}`;
 		description = `${where} returned ${status}. Redirects are not followed, so the access token never leaves the Base URL's origin and a write is never turned into a read. Check the Base URL of the credential (http or https, host, path).`;

@@ -170,6 +170,7 @@ export async function messagingApiRequest(
 				attempts: attempts.failures + attempts.rateLimited,
 				retryable: decision.reason !== 'not-retryable',
 				location: response ? describeLocation(response.headers.location, url) : undefined,
+				sentStatus: response?.sentStatus,
 			});
 			// For a caller with a deadline: its next try would have come after it.
 			if (decision.reason === 'deadline') error.context.deadlineReached = true;

@@ -5,6 +5,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiError, describeBody } from './errors';
+import { refusalStatus } from './rateLimitHeaders';
 import type { Failure } from './retry';
 import { retryHintMs } from './retryAfter';
 import type { ExpectedAnswer } from './types';
@@ -12,10 +13,21 @@ import type { ExpectedAnswer } from './types';
 export interface RawResponse {
 	body: unknown;
 	headers: IDataObject;
+	/** The status the answer counts as (refusalStatus: a rate limit's 403 is a 429). */
 	statusCode: number;
+	/** The status the service sent, when it counts as another. */
+	sentStatus?: number;
 }
 
 export type Outcome = { response: RawResponse } | { error: unknown; timedOut: boolean };
+
+/** The answer with the status it counts as (refusalStatus), keeping the one the service sent. */
+export function countedAs(response: RawResponse): RawResponse {
+	const status = refusalStatus(response.statusCode, response.headers, Date.now());
+	return status === response.statusCode
+		? response
+		: { ...response, statusCode: status, sentStatus: response.statusCode };
+}
 
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQUEST_TIMEOUT'];

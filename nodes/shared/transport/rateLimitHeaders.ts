@@ -229,3 +229,21 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 	if (windowSeconds !== undefined && windowSeconds > 0) state.windowMs = windowSeconds * 1000;
 	return state;
 }
+
+/**
+ * The status an answer counts as. A 403 that says the rate limit refused it (nothing remaining in its
+ * rate-limit headers, or a Retry-After: GitHub's primary and secondary limits) is a 429: waited for
+ * and retried, paced, never reported as a permission error. A 403 without them stays a 403.
+ */
+export function refusalStatus(status: number, headers: HeaderBag, now: number): number {
+	if (status !== 403) return status;
+	const asksToWait =
+		headerValue(headers, 'retry-after') !== undefined ||
+		headerValue(headers, 'retry-after-ms') !== undefined;
+	const spent =
+		parseRateLimitHeaders(headers, now)?.remaining === 0 ||
+		['x-ratelimit-remaining', 'x-rate-limit-remaining', 'ratelimit-remaining'].some(
+			(name) => headerValue(headers, name) === '0',
+		);
+	return asksToWait || spent ? 429 : status;
+}
