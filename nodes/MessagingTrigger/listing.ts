@@ -42,6 +42,11 @@ export interface ListingSettings {
 	maxPages?: number;
 	/** New messages one check may emit at most; the others wait for the next check. */
 	maxNew?: number;
+	/**
+	 * Whether a message still exists: asked when an oldest-first listing from the cursor comes back
+	 * empty, to tell a deleted cursor from deleted messages after it. Without it, the cursor is gone.
+	 */
+	messageExists?: (id: string) => Promise<boolean>;
 }
 
 export interface CheckResult {
@@ -186,8 +191,9 @@ async function walk(
 		!stalled &&
 		recordsRead === 0
 	) {
-		// The message after the cursor was seen at the last check: the cursor (or all after it) is gone.
-		throw new CursorGone();
+		// The message after the cursor was seen at the last check: the cursor is gone, or every message
+		// after it (one sent and unsent): only the first makes the listing start again from the top.
+		if (!(await settings.messageExists?.(start))) throw new CursorGone();
 	}
 	const unit = resolveUnit(settings.unitSetting, state, listed);
 	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);

@@ -117,6 +117,23 @@ export async function listPage(
 	return { data, hasMore, serviceTimeMs };
 }
 
+/** Whether a message exists: its GET answers, or 404 (false); any other failure is thrown. */
+export function serviceMessageExists(
+	context: RequestContext,
+	options: RequestOptions = {},
+): (id: string) => Promise<boolean> {
+	return async (id) =>
+		await messagingApiRequest
+			.call(context, { method: 'GET', path: ['messages', id] }, options)
+			.then(
+				() => true,
+				async (error: unknown) =>
+					(error as { httpCode?: unknown }).httpCode === '404'
+						? false
+						: await Promise.reject(error),
+			);
+}
+
 /** The pages of `collection` through the transport, as a FetchPage. */
 export function servicePages(
 	context: RequestContext,

@@ -165,7 +165,10 @@ describe('Send and Wait for Response: the request', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([
-			{ error: 'Conversation "conv_gone" does not exist [item 0]' },
+			{
+				error: 'Conversation "conv_gone" does not exist [item 0]',
+				details: { description: 'Check the "Conversation" parameter of item 0.' },
+			},
 		]);
 	});
 });
@@ -279,6 +282,15 @@ describe('Send and Wait for Response: the webhook', () => {
 		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(
 			String(Number(sentMessageId.replace('msg_', ''))),
 		);
+	});
+
+	test('a service that never says has_more: sentMessageId is found beyond the lookup’s first page', async () => {
+		const { text, sentMessageId } = await sentLinks();
+		for (let i = 0; i < 60; i++)
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: `later ${i}` });
+		sandbox.set({ quirks: { listShape: 'no-has-more' } });
+		const answer = await click({}, linkIn(text, 'Approve'));
+		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(sentMessageId);
 	});
 
 	test('when the request message cannot be found the response still counts (sentMessageId: null)', async () => {

@@ -120,6 +120,21 @@ describe('reply matching', () => {
 		...extra,
 	});
 
+	test('isReply: a sender given as a bare id, text or number, is compared as text', () => {
+		const mine = {
+			id: 'm11',
+			conversation_id: 'c1',
+			contact: 42,
+			message: 'also',
+			created_at: 101,
+		};
+		expect(isReply(mine, sent, { conversationId: 'c1', own: ['42'] })).toBe(false);
+		expect(isReply({ ...mine, contact: '42' }, sent, { conversationId: 'c1', own: ['42'] })).toBe(
+			false,
+		);
+		expect(isReply(mine, sent, { conversationId: 'c1', own: ['ct_me'] })).toBe(true);
+	});
+
 	test('isReply: own messages, other conversations, the sent message and older messages never count', () => {
 		expect(isReply(from('ct_ann', 'yes'), sent, filter)).toBe(true);
 		expect(isReply(sent, sent, filter)).toBe(false);

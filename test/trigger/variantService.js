@@ -112,6 +112,12 @@ async function startVariantService(options = {}) {
 				data: list.slice(0, limit).map(render),
 			});
 		}
+		const message = /^\/v1\/messages\/([^/]+)$/.exec(url.pathname);
+		if (req.method === 'GET' && message) {
+			const found = sorted().find((m) => String(m.id) === decodeURIComponent(message[1]));
+			if (!found) return json(res, 404, { error: { message: 'No such message' } });
+			return json(res, 200, render(found));
+		}
 		const conversation = /^\/v1\/conversations\/([^/]+)$/.exec(url.pathname);
 		if (req.method === 'GET' && conversation) {
 			const found = conversations.find((c) => String(c.id) === decodeURIComponent(conversation[1]));

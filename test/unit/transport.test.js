@@ -12,7 +12,7 @@ const {
 	decideRetry,
 	DEFAULT_RETRY,
 } = require('../../dist/nodes/shared/transport/retry');
-const { serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
+const { requestError, serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
 const { refusalStatus } = require('../../dist/nodes/shared/transport/rateLimitHeaders');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
@@ -271,6 +271,27 @@ describe('redaction', () => {
 		for (const secret of ['tok_SECRET123', 'p%40ss', 'p@ss', 'bob:', 'abc.def'])
 			expect(clean).not.toContain(secret);
 		expect(clean).toContain('[redacted]');
+	});
+	test('a token the 200-character cut of a service text went through is masked too', () => {
+		const token = 'tok_4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';
+		const secrets = secretsOf({ accessToken: token, baseUrl: 'https://api.example.com' });
+		const text = serviceErrorText({
+			error: { message: `${'x'.repeat(180)} credential ${token} expired` },
+		});
+		expect(text).toMatch(/credential tok_4f9a.*…$/);
+		expect(redact(text, secrets)).toMatch(/credential \[redacted\]…$/);
+		const { description } = requestError(
+			{ kind: 'status', status: 401 },
+			{ errors: [{ detail: `${'x'.repeat(180)} credential ${token} revoked` }] },
+			{
+				node: { name: 'Messaging' },
+				where: 'GET /v1/messages',
+				method: 'GET',
+				attempts: 1,
+				secrets,
+			},
+		);
+		expect(description).not.toContain('tok_4f9a');
 	});
 });
 

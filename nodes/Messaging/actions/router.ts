@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
+import { errorItem } from '../helpers/errorItem';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -80,27 +81,6 @@ function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-}
-
-/**
- * A failed item under Continue On Fail: `error` and `details` only, as n8n's HTTP Request node does.
- * n8n sends an item to the error output ("Continue (using error output)") only when its keys are all
- * among error, message and details; any other key kept it on the success branch.
- */
-function errorItem(error: unknown): IDataObject {
-	const { message, description, httpCode } = error as {
-		message?: unknown;
-		description?: unknown;
-		httpCode?: unknown;
-	};
-	const details: IDataObject = {
-		...(typeof description === 'string' && description !== '' ? { description } : {}),
-		...(typeof httpCode === 'string' ? { httpCode } : {}),
-	};
-	return {
-		error: typeof message === 'string' ? message : String(error),
-		...(Object.keys(details).length > 0 ? { details } : {}),
-	};
 }
 
 interface RunOptions {

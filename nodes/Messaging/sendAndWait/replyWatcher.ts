@@ -64,7 +64,7 @@ export const MAX_PAGES_PER_CHECK = 20;
 
 export function senderOf(message: ChatMessage): { id?: string; username?: string } {
 	const contact = message.contact;
-	if (typeof contact === 'string') return { id: contact };
+	if (typeof contact === 'string' || typeof contact === 'number') return { id: idText(contact) };
 	if (contact && typeof contact === 'object') {
 		const { id, username } = contact as { id?: unknown; username?: unknown };
 		return {

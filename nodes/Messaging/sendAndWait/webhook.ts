@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
+import { listPage } from '../../shared/paginate';
 import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
 import { timestampValue } from '../../shared/timestamps';
 import { idText } from '../../shared/ids';
@@ -151,17 +152,18 @@ async function findRequestMessageId(
 		const person = idText(conversation.contact_id) ?? '';
 		let cursor: string | undefined;
 		for (let page = 0; page < LOOKUP_PAGES; page++) {
-			const result = await messagingApiRequest.call(requester, {
-				method: 'GET',
-				path: ['messages'],
-				query: { conversation_id: conversationId, limit: LOOKUP_PAGE_SIZE, starting_after: cursor },
-			});
+			const result = await listPage.call(
+				requester,
+				'messages',
+				{ conversation_id: conversationId },
+				{ cursor, limit: LOOKUP_PAGE_SIZE },
+			);
 			const messages = chatMessages(result.data);
 			holding.push(
 				...messages.filter((m) => typeof m.message === 'string' && m.message.includes(marker)),
 			);
 			const last = messages[messages.length - 1];
-			if (result.has_more !== true || last === undefined || last.id === cursor) break;
+			if (!result.hasMore || last === undefined || last.id === cursor) break;
 			cursor = last.id;
 		}
 		return requestMessageId(holding, own, person);

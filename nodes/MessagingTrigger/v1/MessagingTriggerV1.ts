@@ -13,7 +13,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchConversations } from '../../shared/listSearch';
-import { servicePages } from '../../shared/paginate';
+import { serviceMessageExists, servicePages } from '../../shared/paginate';
 import { getMessagingCredentials } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
 import { checkForNew, fetchNewest } from '../listing';
@@ -71,7 +71,12 @@ export class MessagingTriggerV1 implements INodeType {
 		try {
 			const staticData = this.getWorkflowStaticData('node');
 			const stored = isTriggerState(staticData.state) ? staticData.state : null;
-			const check = await checkForNew(fetchPage, stored, { ...options, unitSetting }, Date.now());
+			const check = await checkForNew(
+				fetchPage,
+				stored,
+				{ ...options, unitSetting, messageExists: serviceMessageExists(this) },
+				Date.now(),
+			);
 			const { delivered, next, gap } = await messagesToDeliver.call(this, check, {
 				skipOwnMessages: options.skipOwnMessages,
 				configured: credentials.ownContactId,

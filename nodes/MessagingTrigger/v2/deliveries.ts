@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 
-import { servicePages } from '../../shared/paginate';
+import { serviceMessageExists, servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { checkForNew } from '../listing';
 import { listQuery } from '../options';
@@ -141,7 +141,7 @@ export class TriggerDeliveries {
 		const check = await checkForNew(
 			servicePages(context, 'messages', listQuery(options)),
 			stored,
-			{ ...options, unitSetting, maxNew: room },
+			{ ...options, unitSetting, maxNew: room, messageExists: serviceMessageExists(context) },
 			Date.now(),
 		);
 		const { delivered, next, gap } = await messagesToDeliver.call(context, check, {

@@ -33,10 +33,23 @@ export function secretsOf(credentials: { accessToken?: unknown; baseUrl?: unknow
 	return [...new Set(secrets.filter((s) => s.length >= 3))].sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every secret and every bearer credential replaced by a mask. */
+/** A secret's start this long or longer, at a cut (`…`), is masked too. */
+const MIN_CUT_PREFIX = 3;
+
+/**
+ * `text` with every secret and every bearer credential replaced by a mask. A service's text is cut at
+ * 200 characters before it reaches here: a secret the cut went through ends the text as its own start
+ * followed by `…`, and that start is masked as well.
+ */
 export function redact(text: string, secrets: string[]): string {
 	let result = text;
 	for (const secret of secrets) result = result.split(secret).join(MASK);
+	for (const secret of secrets) {
+		for (let length = secret.length - 1; length >= MIN_CUT_PREFIX; length--) {
+			const cut = `${secret.slice(0, length)}…`;
+			if (result.includes(cut)) result = result.split(cut).join(`${MASK}…`);
+		}
+	}
 	return result
 		.replace(/(bearer\s+)[^\s"',;]+/gi, `$1${MASK}`)
 		.replace(/(\/\/)[^/\s?#@]+@/g, `$1${MASK}@`);

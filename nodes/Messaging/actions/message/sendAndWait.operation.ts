@@ -12,6 +12,7 @@ import {
 import { requestMessageText, waitTillFrom, type LimitWaitTime } from '../../sendAndWait/links';
 import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
+import { errorItem } from '../../helpers/errorItem';
 
 const properties: INodeProperties[] = [
 	{ ...conversationLocator, description: 'The conversation to send the request to' },
@@ -173,7 +174,7 @@ export async function executeSendAndWait(
 		await this.putExecutionToWait(waitTill);
 	} catch (error) {
 		if (!this.continueOnFail()) throw nodeErrorOf(this.getNode(), error, itemIndex);
-		return [[{ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } }]];
+		return [[{ json: errorItem(error), pairedItem: { item: itemIndex } }]];
 	}
 	return [this.getInputData()];
 }
