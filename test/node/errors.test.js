@@ -346,6 +346,52 @@ describe('service faults', () => {
 		);
 	});
 
+	test('a quota spent until an hour away is not waited for a minute at a time: the request fails at once, saying until when', async () => {
+		const reset = Math.floor(Date.now() / 1000) + 3600;
+		sandbox.failNext({
+			status: 429,
+			headers: {
+				'x-ratelimit-limit': '5000',
+				'x-ratelimit-remaining': '0',
+				'x-ratelimit-reset': String(reset),
+				'retry-after': '3600',
+			},
+			times: 'always',
+		});
+		const { error } = await run({
+			resource: 'message',
+			operation: 'get',
+			messageId: byId('msg_00000001'),
+		});
+		expect(error.message).toBe(
+			`The Messaging service's rate limit quota is spent until ${new Date(reset * 1000).toISOString()} (in 60 min)`,
+		);
+		expect(error.description).toMatch(
+			/returned 429.*A request waits at most 60 s for a rate limit, so it was not repeated/,
+		);
+		expect(sandbox.requests).toHaveLength(1);
+
+		// A run: the first wave says so, the others are not sent (the storm rule). Before: 60 s waits, item by item.
+		sandbox.clearRequests();
+		const input = Array.from({ length: 20 }, () => ({ id: 'msg_00000001' }));
+		const { items } = await run(
+			{
+				resource: 'message',
+				operation: 'get',
+				messageId: '={{ $json.id }}',
+				options: { parallelRequests: 4 },
+			},
+			{ input, continueOnFail: true },
+		);
+		expect(sandbox.requests).toHaveLength(4);
+		expect(new Set(items.map((i) => i.json.error))).toEqual(
+			new Set([
+				error.message,
+				'The Messaging service is rate limiting requests (the run stopped retrying)',
+			]),
+		);
+	});
+
 	test('Send is repeated after a 429 (not processed), never after a dropped connection or a 503', async () => {
 		const send = {
 			resource: 'message',

@@ -13,7 +13,10 @@ const {
 	DEFAULT_RETRY,
 } = require('../../dist/nodes/shared/transport/retry');
 const { requestError, serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
-const { refusalStatus } = require('../../dist/nodes/shared/transport/rateLimitHeaders');
+const {
+	refusalStatus,
+	spentQuotaResetAt,
+} = require('../../dist/nodes/shared/transport/rateLimitHeaders');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
 const isRetryable = (method, kind, status) => retryable(method, { kind, status });
@@ -104,6 +107,29 @@ describe('the status an answer counts as', () => {
 		[429, {}, 429],
 	])('%i with %j counts as %i', (status, headers, expected) => {
 		expect(refusalStatus(status, headers, now)).toBe(expected);
+	});
+});
+
+describe('a quota spent beyond any wait', () => {
+	const now = Date.UTC(2026, 10, 25, 12);
+	test('nothing remaining until a reset more than 60 s away; a nearer reset or a remaining quota is waited for', () => {
+		const headers = (remaining, resetSeconds) => ({
+			'x-ratelimit-limit': '5000',
+			'x-ratelimit-remaining': String(remaining),
+			'x-ratelimit-reset': String(now / 1000 + resetSeconds),
+		});
+		expect(spentQuotaResetAt(headers(0, 3600), now)).toBe(now + 3_600_000);
+		expect(spentQuotaResetAt(headers(0, 60), now)).toBeUndefined();
+		expect(spentQuotaResetAt(headers(3, 3600), now)).toBeUndefined();
+		expect(spentQuotaResetAt({ 'retry-after': '3600' }, now)).toBeUndefined(); // a Retry-After alone may be a unit mistake
+		expect(
+			decideRetry(
+				'GET',
+				{ kind: 'status', status: 429, quotaResetAt: now + 3_600_000 },
+				{ failures: 0, rateLimited: 0, waitedMs: 0 },
+				DEFAULT_RETRY,
+			),
+		).toEqual({ retry: false, reason: 'exhausted' });
 	});
 });
 

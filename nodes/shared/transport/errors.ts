@@ -6,6 +6,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { redact } from './redact';
+import { MAX_RETRY_AFTER_MS } from './retryAfter';
 import type { Failure, RetryPolicy } from './retry';
 
 /** Error texts longer than this are cut: an error message is a sentence, not a page. */
@@ -175,7 +176,11 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 		message = 'Authentication failed: check the access token of the Messaging API credential';
 	} else if (status === 403) message = describe('The access token is not allowed to do this');
 	else if (status === 404) message = describe('Not found');
-	else if (status === 429) message = `The Messaging service is rate limiting requests${tries}`;
+	else if (status === 429 && failure.quotaResetAt !== undefined) {
+		const minutes = Math.ceil((failure.quotaResetAt - Date.now()) / 60_000);
+		message = `The Messaging service's rate limit quota is spent until ${new Date(failure.quotaResetAt).toISOString()} (in ${minutes} min)`;
+		description = `${description}. A request waits at most ${MAX_RETRY_AFTER_MS / 1000} s for a rate limit, so it was not repeated; run it again after the quota resets.`;
+	} else if (status === 429) message = `The Messaging service is rate limiting requests${tries}`;
 	else if (status >= 500) {
 		message = describe(`The Messaging service failed (${status})`) + tries;
 		if (mayHaveBeenProcessed) description = `${description}. ${MAYBE_PROCESSED}`;

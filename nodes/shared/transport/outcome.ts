@@ -5,7 +5,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiError, describeBody } from './errors';
-import { refusalStatus } from './rateLimitHeaders';
+import { refusalStatus, spentQuotaResetAt } from './rateLimitHeaders';
 import type { Failure } from './retry';
 import { retryHintMs } from './retryAfter';
 import type { ExpectedAnswer } from './types';
@@ -44,6 +44,8 @@ export function failureOf(outcome: Outcome): Failure {
 				response.statusCode === 429 ? response.body : undefined,
 				Date.now(),
 			),
+			quotaResetAt:
+				response.statusCode === 429 ? spentQuotaResetAt(response.headers, Date.now()) : undefined,
 		};
 	}
 	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };

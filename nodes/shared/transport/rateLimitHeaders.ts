@@ -3,7 +3,7 @@
  * drafts' RateLimit and RateLimit-Policy, OpenAI's request budget). Pure: the current time is a
  * parameter (epoch milliseconds, as Date.now()).
  */
-import { decimal, headerValue, serviceNow, type HeaderBag } from './retryAfter';
+import { decimal, headerValue, MAX_RETRY_AFTER_MS, serviceNow, type HeaderBag } from './retryAfter';
 
 /**
  * A reset above this is not a delay in seconds (that would be 31 years) but an epoch time: in seconds
@@ -246,4 +246,15 @@ export function refusalStatus(status: number, headers: HeaderBag, now: number): 
 			(name) => headerValue(headers, name) === '0',
 		);
 	return asksToWait || spent ? 429 : status;
+}
+
+/**
+ * When a refusal's headers say the quota is spent (nothing remaining) until a reset further away than a
+ * request ever waits (MAX_RETRY_AFTER_MS: a daily or hourly quota), the epoch ms of that reset; else
+ * undefined. Waiting a minute at a time for it cost a run of 300 items 7 to 19 minutes, item by item.
+ */
+export function spentQuotaResetAt(headers: HeaderBag, now: number): number | undefined {
+	const state = parseRateLimitHeaders(headers, now);
+	if (state?.remaining !== 0 || state.resetMs <= MAX_RETRY_AFTER_MS) return undefined;
+	return now + state.resetMs;
 }

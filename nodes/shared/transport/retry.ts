@@ -37,6 +37,8 @@ export interface Failure {
 	status?: number;
 	/** What the service asked us to wait (Retry-After), in ms. */
 	retryAfterMs?: number;
+	/** A 429 whose headers say the quota is spent until then (epoch ms), beyond any wait (spentQuotaResetAt). */
+	quotaResetAt?: number;
 	/** Network error code, e.g. ECONNRESET. */
 	code?: string;
 	message?: string;
@@ -87,6 +89,8 @@ export function decideRetry(
 	random = Math.random,
 ): RetryDecision {
 	if (!isRetryable(method, failure)) return { retry: false, reason: 'not-retryable' };
+	// A quota spent for an hour or a day: waiting a minute at a time only delays the same answer.
+	if (failure.quotaResetAt !== undefined) return { retry: false, reason: 'exhausted' };
 	const rateLimited = failure.status === 429;
 	const count = rateLimited ? attempts.rateLimited + 1 : attempts.failures + 1;
 	if (count >= (rateLimited ? policy.maxRateLimited : policy.maxAttempts)) {
