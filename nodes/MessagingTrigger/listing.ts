@@ -13,20 +13,16 @@ import {
 	type TimestampUnit,
 	type TimestampUnitSetting,
 } from '../shared/timestamps';
+import { countOrder, mayStopEarly, orderAfter, orderShown, type OrderEvidence } from './listOrder';
 import {
 	advance,
 	emptyState,
 	isNew,
-	countOrder,
 	MAX_RECENT_IDS,
 	oldestFirst,
 	oldestFirstCursor,
-	orderAfter,
-	orderShown,
 	reachedKnownHistory,
 	toTriggerMessage,
-	type ListOrder,
-	type OrderEvidence,
 	type TriggerMessage,
 	type TriggerState,
 } from './pollState';
@@ -111,14 +107,6 @@ export async function checkForNew(
 		return await walk(fetchPage, restarted, settings, nowMs);
 	};
 	return await walk(fetchPage, state, settings, nowMs).catch(restart);
-}
-
-/**
- * Whether the early stop may apply: the stored order is not oldest first, and most of this check's
- * adjacent pairs do not say otherwise (one late message at the top does not turn it off).
- */
-function mayStopEarly(stored: ListOrder | undefined, evidence: OrderEvidence): boolean {
-	return stored !== 'oldest_first' && orderShown(evidence) !== 'oldest_first';
 }
 
 async function walk(
@@ -230,7 +218,6 @@ async function walk(
 	let accepted = listed;
 	let truncated = false;
 	if (settings.maxNew !== undefined) {
-		const recentIds = new Set(state?.recent.map(([id]) => id) ?? []);
 		const fresh = oldestFirst(
 			listed.filter((m) => isNew(state, m, recentIds)),
 			order,
@@ -284,25 +271,4 @@ async function walk(
 			? 'the service did not page further (it ignored the starting_after cursor).'
 			: undefined;
 	return { emit, next, gap, pages };
-}
-
-/**
- * The newest message, for "Fetch Test Event": the first page when the service lists newest first,
- * else the walk to the end (up to one check's page cap). The stored state is neither read nor written.
- */
-export async function fetchNewest(
-	fetchPage: FetchPage,
-	pageSize: number,
-): Promise<TriggerMessage | undefined> {
-	let newest: TriggerMessage | undefined;
-	let previousLast: TriggerMessage | undefined;
-	let evidence: OrderEvidence = { rising: 0, falling: 0 };
-	for await (const page of walkPages(fetchPage, { pageSize, maxPages: MAX_PAGES_PER_CHECK })) {
-		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
-		for (const m of messages) if (!newest || m.created_at > newest.created_at) newest = m;
-		evidence = countOrder(messages, previousLast, evidence);
-		if (orderShown(evidence) !== 'oldest_first') break;
-		previousLast = messages[messages.length - 1] ?? previousLast;
-	}
-	return newest;
 }

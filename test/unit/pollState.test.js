@@ -1,15 +1,17 @@
 'use strict';
 const {
 	advance,
-	countOrder,
-	orderAfter,
 	reachedKnownHistory,
 	compareMessages,
 	toTriggerMessage,
-	listOrderOf,
 	oldestFirst,
 	oldestFirstCursor,
 } = require('../../dist/nodes/MessagingTrigger/pollState');
+const {
+	countOrder,
+	orderAfter,
+	listOrderOf,
+} = require('../../dist/nodes/MessagingTrigger/listOrder');
 
 const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
 const m = (id, created_at) => ({ id, created_at });

@@ -15,7 +15,7 @@ import { searchConversations } from '../../shared/listSearch';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
-import { fetchNewest } from '../listing';
+import { fetchNewest } from '../newest';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
 import { CheckLoop } from './checkLoop';

@@ -89,7 +89,7 @@ export function serviceErrorText(body: unknown): string | undefined {
 export function describeBody(body: unknown): string {
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
 	if (text === undefined || text.trim() === '') return 'an empty body';
-	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+	return short(text);
 }
 
 export interface ErrorContext {

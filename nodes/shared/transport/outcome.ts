@@ -5,7 +5,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiError, describeBody } from './errors';
-import { refusalStatus, spentQuotaResetAt } from './rateLimitHeaders';
+import { refusalStatus, spentQuotaResetAt } from './refusals';
 import type { Failure } from './retry';
 import { retryHintMs } from './retryAfter';
 import type { ExpectedAnswer } from './types';
