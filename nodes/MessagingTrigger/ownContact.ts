@@ -4,9 +4,8 @@
  * user: in a one-to-one conversation, the sender who is not the conversation's other contact is the
  * account of the credential.
  */
-import type { IDataObject } from 'n8n-workflow';
 
-import { idText } from '../shared/ids';
+import { idText, senderOf, sentByOneOf } from '../shared/ids';
 import { messagingApiRequest, type RequestContext } from '../shared/transport';
 import type { CheckResult } from './listing';
 import type { TriggerMessage, TriggerState } from './pollState';
@@ -14,11 +13,9 @@ import type { TriggerMessage, TriggerState } from './pollState';
 /** Conversations looked up per check at most, to learn the own contact. */
 const OWN_CONTACT_LOOKUPS_PER_CHECK = 3;
 
-/** Ids compared as text: a service that sends numeric ids (`1`) names the same contact as Your Contact ID `1`. */
+/** Whether the account sent `message` (see sentByOneOf: ids compared as text). */
 export function sentBy(message: TriggerMessage, own: string): boolean {
-	const contact = message.contact as IDataObject | string | number | undefined;
-	if (contact === null || typeof contact !== 'object') return idText(contact) === own;
-	return idText(contact.id) === own || idText(contact.username) === own;
+	return sentByOneOf(message, [own]);
 }
 
 export async function learnOwnContact(
@@ -42,7 +39,7 @@ export async function learnOwnContact(
 		const otherContact = idText(conversation.contact_id);
 		if (conversation.group_id || otherContact === undefined) continue;
 		for (const m of list) {
-			const senderId = idText((m.contact as IDataObject | undefined)?.id);
+			const senderId = senderOf(m).id;
 			if (senderId !== undefined && senderId !== otherContact) return senderId;
 		}
 	}

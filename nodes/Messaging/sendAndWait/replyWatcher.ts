@@ -14,7 +14,7 @@
  * list); until some page shows it, newest first.
  */
 
-import { idText } from '../../shared/ids';
+import { idText, sentByOneOf } from '../../shared/ids';
 
 export interface ChatMessage {
 	id: string;
@@ -61,25 +61,6 @@ export type ListOrder = 'newestFirst' | 'oldestFirst';
 
 /** Most pages one check reads (a burst of messages between two checks larger than this is read over several). */
 export const MAX_PAGES_PER_CHECK = 20;
-
-export function senderOf(message: ChatMessage): { id?: string; username?: string } {
-	const contact = message.contact;
-	if (typeof contact === 'string' || typeof contact === 'number') return { id: idText(contact) };
-	if (contact && typeof contact === 'object') {
-		const { id, username } = contact as { id?: unknown; username?: unknown };
-		return {
-			id: idText(id),
-			username: typeof username === 'string' ? username : undefined,
-		};
-	}
-	return {};
-}
-
-/** Whether `message` was sent by one of `who` (contact ids or usernames; '' matches nobody). */
-export function sentByOneOf(message: ChatMessage, who: string[]): boolean {
-	const { id, username } = senderOf(message);
-	return who.some((w) => w !== '' && (w === id || w === username));
-}
 
 /** Whether `message` answers `sent` under the filter. */
 export function isReply(message: ChatMessage, sent: ChatMessage, filter: ReplyFilter): boolean {

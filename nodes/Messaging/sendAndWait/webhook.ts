@@ -15,8 +15,8 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { listPage } from '../../shared/paginate';
 import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
 import { timestampValue } from '../../shared/timestamps';
-import { idText } from '../../shared/ids';
-import { chatMessages, sentByOneOf, type ChatMessage } from './replyWatcher';
+import { idText, sentByOneOf } from '../../shared/ids';
+import { chatMessages, type ChatMessage } from './replyWatcher';
 import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
 import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
 

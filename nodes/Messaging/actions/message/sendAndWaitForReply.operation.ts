@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getMessagingCredentials, type RequestOptions } from '../../../shared/transport';
 import { listPage } from '../../../shared/paginate';
+import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getConversationOrFail, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
@@ -17,7 +18,6 @@ import {
 	chatMessage,
 	chatMessages,
 	ReplyWatcher,
-	senderOf,
 	type ChatMessage,
 	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
