@@ -9,7 +9,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FormValue } from './transport/form';
-import { messagingApiRequest, type RequestContext, type RequestOptions } from './transport';
+import {
+	MessagingApiError,
+	messagingApiRequest,
+	type RequestContext,
+	type RequestOptions,
+} from './transport';
 
 /** Largest page asked for (the spec's maximum; a service with a lower cap just sends less). */
 export const PAGE_SIZE = 100;
@@ -63,10 +68,9 @@ export const FALLBACK_PAGE_SIZE = 10;
  * FALLBACK_PAGE_SIZE; undefined when the error is something else, or nothing smaller is left to try.
  */
 export function smallerPageSize(error: unknown, limit: number): number | undefined {
-	const { httpCode, message } = (error ?? {}) as { httpCode?: unknown; message?: unknown };
-	if (httpCode !== '400' && httpCode !== '422') return undefined;
-	// The service's own reason follows our "… rejected the request (400): ".
-	const reason = typeof message === 'string' ? message.slice(message.indexOf(': ') + 1) : '';
+	if (!(error instanceof MessagingApiError) || (error.status !== 400 && error.status !== 422))
+		return undefined;
+	const reason = error.serviceText ?? '';
 	if (!/\blimit\b/i.test(reason)) return undefined;
 	const named = (reason.match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n < limit);
 	if (named.length > 0) return Math.max(...named);
@@ -128,7 +132,7 @@ export function serviceMessageExists(
 			.then(
 				() => true,
 				async (error: unknown) =>
-					(error as { httpCode?: unknown }).httpCode === '404'
+					error instanceof MessagingApiError && error.status === 404
 						? false
 						: await Promise.reject(error),
 			);

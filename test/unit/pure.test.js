@@ -8,6 +8,7 @@ const {
 	withoutReaction,
 } = require('../../dist/nodes/Messaging/helpers/reactions');
 const { collectRecords, nextCursor, smallerPageSize } = require('../../dist/nodes/shared/paginate');
+const { MessagingApiError } = require('../../dist/nodes/shared/transport');
 const { forEachWithConcurrency, Lanes } = require('../../dist/nodes/Messaging/helpers/concurrency');
 
 describe('text parameters', () => {
@@ -25,10 +26,13 @@ describe('text parameters', () => {
 });
 
 describe('a page size the service refuses', () => {
-	const refused = (httpCode, reason) => ({
-		httpCode,
-		message: `The Messaging service rejected the request (${httpCode}): ${reason}`,
-	});
+	const refused = (httpCode, reason) =>
+		new MessagingApiError(
+			{ name: 'Messaging', type: 'messaging', typeVersion: 1, parameters: {} },
+			{ message: reason },
+			{ message: `The Messaging service rejected the request (${httpCode}): ${reason}`, httpCode },
+			{ status: Number(httpCode), serviceText: reason },
+		);
 	test('the largest smaller number its reason names, else 10; other errors are not about it', () => {
 		expect(smallerPageSize(refused('400', 'limit must be between 1 and 50'), 100)).toBe(50);
 		expect(smallerPageSize(refused('422', 'Limit must be ≤ 25 (got 100)'), 100)).toBe(25);
@@ -39,6 +43,12 @@ describe('a page size the service refuses', () => {
 		).toBeUndefined();
 		expect(smallerPageSize(refused('404', 'limit'), 100)).toBeUndefined();
 		expect(smallerPageSize(undefined, 100)).toBeUndefined();
+		// Read from the error's fields, never from its text: a message naming a limit is not a reason.
+		const plain = {
+			httpCode: '400',
+			message: 'The Messaging service rejected the request (400): limit 50',
+		};
+		expect(smallerPageSize(plain, 100)).toBeUndefined();
 	});
 });
 

@@ -110,25 +110,74 @@ export interface ErrorContext {
 	sentStatus?: number;
 }
 
+/**
+ * Why the service's refusal ended the request: `rate-limit` (a retry budget spent on 429s), `quota` (spent
+ * until a reset further away than any wait), `run` (the run stopped retrying: a storm that does not clear).
+ */
+export type RefusalKind = 'rate-limit' | 'quota' | 'run';
+
+/** What a failed request came to, as fields: nobody parses the package's own texts. */
+export interface FailureFacts {
+	/** The status the answer counts as (a rate limit's 403 counts as 429); none without an answer. */
+	status?: number;
+	/** What the service last asked to wait, ms (Retry-After). */
+	retryAfterMs?: number;
+	/** The request's next try would have come after its deadline (RequestOptions.deadline). */
+	deadlineReached?: boolean;
+	refusal?: RefusalKind;
+	/** The service's own reason, as it gave it (serviceErrorText), before our sentence around it. */
+	serviceText?: string;
+}
+
+/** Every error of a request: n8n's NodeApiError (message, description, httpCode) with the facts typed. */
+export class MessagingApiError extends NodeApiError {
+	status?: number;
+	retryAfterMs?: number;
+	deadlineReached = false;
+	refusal?: RefusalKind;
+	serviceText?: string;
+
+	constructor(
+		node: INode,
+		cause: JsonObject,
+		options: ConstructorParameters<typeof NodeApiError>[2],
+		facts: FailureFacts,
+	) {
+		super(node, cause, options);
+		Object.assign(this, facts);
+	}
+}
+
 const MAYBE_PROCESSED =
 	'The service may or may not have processed it, so it was not repeated (a message is never sent twice by a retry). Check before sending again.';
 
-/** A NodeApiError whose every text has been redacted. */
+/** A MessagingApiError whose every text has been redacted. */
 export function apiError(
 	context: Pick<ErrorContext, 'node' | 'itemIndex' | 'secrets'>,
 	cause: { message: string; status?: number },
 	texts: { message: string; description?: string; httpCode?: string },
-): NodeApiError {
+	facts: FailureFacts = {},
+): MessagingApiError {
 	const clean = (text: string) => redact(text, context.secrets);
-	return new NodeApiError(context.node, { ...cause, message: clean(cause.message) } as JsonObject, {
-		message: clean(texts.message),
-		description: texts.description === undefined ? undefined : clean(texts.description),
-		httpCode: texts.httpCode,
-		itemIndex: context.itemIndex,
-	});
+	const serviceText = facts.serviceText === undefined ? undefined : clean(facts.serviceText);
+	return new MessagingApiError(
+		context.node,
+		{ ...cause, message: clean(cause.message) } as JsonObject,
+		{
+			message: clean(texts.message),
+			description: texts.description === undefined ? undefined : clean(texts.description),
+			httpCode: texts.httpCode,
+			itemIndex: context.itemIndex,
+		},
+		{ ...facts, serviceText },
+	);
 }
 
-export function requestError(failure: Failure, body: unknown, details: ErrorContext): NodeApiError {
+export function requestError(
+	failure: Failure,
+	body: unknown,
+	details: ErrorContext,
+): MessagingApiError {
 	const { where, baseUrl, attempts, retryable, method } = details;
 	const tries = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
 	const mayHaveBeenProcessed = method === 'POST';
@@ -165,6 +214,7 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	const serviceText = serviceErrorText(body);
 	const describe = (text: string) => `${text}${serviceText ? `: ${serviceText}` : ''}`;
 	let message: string;
+	let refusal: RefusalKind | undefined;
 	// A body in no shape we read still says something: its start goes in the description.
 	const bodyText =
 		serviceText ?? (body === undefined || body === '' ? undefined : describeBody(body));
@@ -177,22 +227,23 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	} else if (status === 403) message = describe('The access token is not allowed to do this');
 	else if (status === 404) message = describe('Not found');
 	else if (status === 429 && failure.quotaResetAt !== undefined) {
+		refusal = 'quota';
 		const minutes = Math.ceil((failure.quotaResetAt - Date.now()) / 60_000);
 		message = `The Messaging service's rate limit quota is spent until ${new Date(failure.quotaResetAt).toISOString()} (in ${minutes} min)`;
 		description = `${description}. A request waits at most ${MAX_RETRY_AFTER_MS / 1000} s for a rate limit, so it was not repeated; run it again after the quota resets.`;
-	} else if (status === 429) message = `The Messaging service is rate limiting requests${tries}`;
-	else if (status >= 500) {
+	} else if (status === 429) {
+		refusal = 'rate-limit';
+		message = `The Messaging service is rate limiting requests${tries}`;
+	} else if (status >= 500) {
 		message = describe(`The Messaging service failed (${status})`) + tries;
 		if (mayHaveBeenProcessed) description = `${description}. ${MAYBE_PROCESSED}`;
 	} else message = describe(`The Messaging service rejected the request (${status})`);
-	const error = apiError(
+	return apiError(
 		details,
 		{ message: serviceText ?? `HTTP ${status}`, status },
 		{ message, description, httpCode: String(status) },
+		{ status, retryAfterMs: failure.retryAfterMs, refusal, serviceText },
 	);
-	// For callers that pace themselves (the trigger's backoff): what the service last asked to wait.
-	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
-	return error;
 }
 
 /**
@@ -202,7 +253,7 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 export function runRefusedError(
 	details: Pick<ErrorContext, 'node' | 'where' | 'itemIndex' | 'secrets'>,
 	policy: RetryPolicy,
-): NodeApiError {
+): MessagingApiError {
 	return apiError(
 		details,
 		{ message: 'HTTP 429', status: 429 },
@@ -211,5 +262,6 @@ export function runRefusedError(
 			description: `${details.where} was not sent again: the service refused every request of this run for a whole retry budget (${policy.maxRateLimited} rate-limited answers or ${policy.maxTotalWaitMs / 1000} s of waiting), so the run's other requests were not retried one by one. Run it again once the service accepts requests.`,
 			httpCode: '429',
 		},
+		{ status: 429, refusal: 'run' },
 	);
 }

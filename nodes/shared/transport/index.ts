@@ -27,7 +27,7 @@ import type { ApiRequest, Lane, RequestContext, RequestOptions, Turn } from './t
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
-export { serviceErrorText } from './errors';
+export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export { Pacer } from './pacer';
 export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
@@ -173,7 +173,7 @@ export async function messagingApiRequest(
 				sentStatus: response?.sentStatus,
 			});
 			// For a caller with a deadline: its next try would have come after it.
-			if (decision.reason === 'deadline') error.context.deadlineReached = true;
+			error.deadlineReached = decision.reason === 'deadline';
 			throw error;
 		}
 		this.logger?.debug(

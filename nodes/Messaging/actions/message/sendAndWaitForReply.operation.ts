@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getMessagingCredentials, type RequestOptions } from '../../../shared/transport';
+import {
+	getMessagingCredentials,
+	MessagingApiError,
+	type RequestOptions,
+} from '../../../shared/transport';
 import { listPage } from '../../../shared/paginate';
 import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
@@ -224,5 +228,5 @@ function isServiceFault(error: unknown): boolean {
 
 /** Whether the transport gave the request up because its next try would have come past its deadline. */
 function reachedDeadline(error: unknown): boolean {
-	return (error as { context?: { deadlineReached?: unknown } }).context?.deadlineReached === true;
+	return error instanceof MessagingApiError && error.deadlineReached;
 }
