@@ -141,17 +141,14 @@ function simulate({
 		// is tried again (before its turn, and after waiting it).
 		if (pacer.refusingRun) return finish(false);
 		stats.reserves += 1;
-		// As the transport: after its turn (taken again when a 429 paused the starts meanwhile), a request
+		// As the transport (Pacer.acquire): after its turn (taken again when a 429 paused the starts
+		// meanwhile), a request held for a spent announced quota takes a new turn after the hold, else it
 		// waits for a place among those in flight.
-		// A place, or (having waited for an answer to renew an announced quota) a new turn.
 		wait(attempts, pacer.takeTurn(), (turn) => {
 			if (pacer.refusingRun) return (pacer.abandonTurn(turn), finish(false));
-			const admitted = (inFlight) =>
-				inFlight === undefined ? attempt(attempts, 0) : send(attempts, inFlight);
-			const heldMs = pacer.admit(admitted, turn);
-			// Held for a spent announced quota: no longer than its reset.
-			if (heldMs !== undefined)
-				clock.at(clock.now + heldMs, () => pacer.withdraw(admitted) && admitted(undefined));
+			const heldMs = pacer.quotaHoldMs(turn);
+			if (heldMs !== undefined) return clock.at(clock.now + heldMs, () => attempt(attempts, 0));
+			pacer.admit((inFlight) => send(attempts, inFlight));
 		});
 	};
 	const wait = (attempts, turn, then) => {
@@ -180,7 +177,7 @@ function simulate({
 							stats.answers += 1;
 							const status = decision.allowed ? 200 : 429;
 							pacer.onResponse({ status, headers, startedAt, inFlight });
-							pacer.settle();
+							pacer.release();
 							if (status === 200) return finish(true);
 							stats.rateLimited += 1;
 							const retryAfterMs = parseRetryAfter(headers, clock.now);
@@ -193,7 +190,7 @@ function simulate({
 							);
 							attempts.rateLimited += 1;
 							if (!retry.retry) {
-								if (retry.reason === 'exhausted') pacer.gaveUpRateLimited(attempts.firstSentAt);
+								if (retry.reason === 'exhausted') pacer.gaveUp(attempts.firstSentAt);
 								return finish(false);
 							}
 							// As the transport: the refused request waits alone (Retry-After, else the backoff).

@@ -470,14 +470,14 @@ describe('Pacer', () => {
 				const startedAt = clock.now;
 				clock.now += 25;
 				pacer.onResponse({ status: 200, headers, startedAt });
-				pacer.settle();
+				pacer.release();
 				clock.now -= 20;
 			}
 			const startedAt = clock.now;
 			pacer.takeTurn();
 			clock.now += 25;
 			pacer.onResponse({ status: 429, headers: { ...headers, 'retry-after': '1' }, startedAt });
-			pacer.settle();
+			pacer.release();
 			const waits = Array.from({ length: 12 }, () => pacer.takeTurn().wait);
 			return Math.max(...waits.slice(2).map((w, i) => w - waits[i + 1]));
 		};
@@ -517,7 +517,7 @@ describe('Pacer', () => {
 			headers: { ratelimit: 'limit=10, remaining=9, reset=1', 'ratelimit-policy': '10;w=1' },
 			startedAt: NOW,
 		});
-		pacer.settle();
+		pacer.release();
 		const waits = Array.from({ length: 20 }, () => pacer.takeTurn().wait);
 		// 10 starts in the first second (the first one included), the 11th a window after the first.
 		expect(waits.filter((w) => w < 970)).toHaveLength(9);
@@ -531,7 +531,7 @@ describe('Pacer', () => {
 		});
 		const answer = (remaining, startedAt) => {
 			pacer.onResponse({ status: 200, headers: policy(remaining), startedAt, inFlight: 1 });
-			pacer.settle();
+			pacer.release();
 		};
 		// One request answered in 20 ms: no request reaches the service sooner than that.
 		pacer.takeTurn();
@@ -616,7 +616,7 @@ describe('Pacer: a storm that does not clear', () => {
 		const firstSentAt = clock.now;
 		clock.now += 60_000;
 		refused(pacer, clock.now - 25);
-		pacer.gaveUpRateLimited(firstSentAt);
+		pacer.gaveUp(firstSentAt);
 		expect(pacer.refusingRun).toBe(true);
 		// Another request still in flight is answered: the service serves the run again.
 		pacer.onResponse({ status: 404, headers: {}, startedAt: clock.now - 10 });
@@ -630,10 +630,10 @@ describe('Pacer: a storm that does not clear', () => {
 		clock.now += 59_000;
 		refused(pacer, clock.now - 25);
 		pacer.onResponse({ status: 503, headers: {}, startedAt: clock.now - 25 }); // a fault is not service
-		pacer.gaveUpRateLimited(firstSentAt);
+		pacer.gaveUp(firstSentAt);
 		expect(pacer.refusingRun).toBe(false);
 		// Served before it was first sent: that says nothing of its own budget.
-		pacer.gaveUpRateLimited(clock.now);
+		pacer.gaveUp(clock.now);
 		expect(pacer.refusingRun).toBe(true);
 	});
 });
@@ -725,31 +725,31 @@ describe('Pacer admission', () => {
 		for (let i = 0; i < 40; i++) pacer.admit((n) => seen.push(n));
 		expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
 	});
-	test('a cap found: the request above it waits for one to settle, and a probe goes one above now and then', () => {
+	test('a cap found: the request above it waits for one to be released, and a probe goes one above now and then', () => {
 		const { pacer } = manualPacer();
 		const order = [];
 		for (let i = 1; i <= 8; i++) pacer.admit((n) => order.push(`start ${i} at ${n}`));
 		for (let n = 1; n <= 3; n++) answer(pacer, n, 200);
 		for (let n = 4; n <= 8; n++) (answer(pacer, n, 429), answer(pacer, n, 429));
-		for (let i = 0; i < 8; i++) pacer.settle();
+		for (let i = 0; i < 8; i++) pacer.release();
 		order.length = 0;
 		for (let i = 1; i <= 5; i++) pacer.admit((n) => order.push(`start ${i} at ${n}`));
 		expect(order).toEqual(['start 1 at 1', 'start 2 at 2', 'start 3 at 3']);
-		pacer.settle();
+		pacer.release();
 		expect(order.at(-1)).toBe('start 4 at 3');
 		// After 500 admissions that had to wait, one more is let in flight: a probe of the cap.
 		const levelsSeen = [];
 		for (let i = 0; i < 600; i++) pacer.admit((n) => levelsSeen.push(n));
-		let settled = 0;
-		while (Math.max(...levelsSeen) < 4 && settled < 600) (pacer.settle(), settled++);
-		expect(settled).toBeGreaterThanOrEqual(498);
-		expect(settled).toBeLessThanOrEqual(500);
+		let released = 0;
+		while (Math.max(...levelsSeen) < 4 && released < 600) (pacer.release(), released++);
+		expect(released).toBeGreaterThanOrEqual(498);
+		expect(released).toBeLessThanOrEqual(500);
 		// Refused above the cap: back to 3 in flight at most.
 		answer(pacer, 4, 429, NOW);
 		const before = levelsSeen.length;
-		pacer.settle(); // 4 in flight become 3: nobody else yet
+		pacer.release(); // 4 in flight become 3: nobody else yet
 		expect(levelsSeen).toHaveLength(before);
-		pacer.settle();
+		pacer.release();
 		expect(levelsSeen.slice(before)).toEqual([3]);
 	});
 });
@@ -760,59 +760,55 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		'x-ratelimit-remaining': String(remaining),
 		'x-ratelimit-reset': reset,
 	});
-	/** As the transport: a turn, then admission with it; `events` gets `name inFlight` or `name turn again`. */
+	/** As Pacer.acquire: a turn, then a hold for the quota or a place; `events` gets `name inFlight`. */
 	const requests = () => {
 		const { clock, pacer } = manualPacer();
 		const events = [];
-		const callbacks = {};
 		const admit = (name) => {
 			const turn = pacer.takeTurn();
 			expect(turn.wait).toBe(0);
-			callbacks[name] = (n) => events.push(`${name} ${n ?? 'turn again'}`);
-			return pacer.admit(callbacks[name], turn);
+			const heldMs = pacer.quotaHoldMs(turn);
+			if (heldMs === undefined) pacer.admit((n) => events.push(`${name} ${n}`));
+			return heldMs;
 		};
-		return { clock, pacer, events, admit, callbacks };
+		return { clock, pacer, events, admit };
 	};
-	test('spent by the requests sent since: the next waits for an answer that frees a place, then takes a new turn', () => {
+	test('spent by the requests sent since: the next is held one round trip (never past the reset), then takes a new turn; with nothing in flight one goes', () => {
 		const { clock, pacer, events, admit } = requests();
 		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
 		clock.now += 30;
-		// a's answer: 2 remaining, but b and c were sent after a: nothing left.
+		// a's answer after 33 ms: 2 remaining, but b and c were sent after a: nothing left.
 		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW, inFlight: 1 });
-		pacer.settle();
-		expect(admit('d')).toBe(1000); // held, until the quota's reset at the latest
+		pacer.release();
+		expect(admit('d')).toBe(33); // held one round trip (the fastest answer), then a new turn
 		expect(events).toEqual(['a 1', 'b 2', 'c 3']);
-		// b's answer: 2 remaining, c sent after it: one place, for d (its turn is taken again).
+		// b's answer: 2 remaining, c sent after it: one place, for d's new turn.
 		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW + 1, inFlight: 2 });
-		pacer.settle();
-		expect(events.slice(3)).toEqual(['d turn again']);
+		pacer.release();
 		expect(admit('d')).toBeUndefined();
-		admit('e');
-		expect(events.slice(4)).toEqual(['d 2']);
-		// c fails without an answer; d is still in flight, the quota still spent: e waits.
-		pacer.settle();
-		expect(events).toHaveLength(5);
-		// Nothing in flight any more, so no answer will come: e goes (after a new turn).
-		pacer.settle();
-		expect(events.slice(5)).toEqual(['e turn again']);
+		expect(admit('e')).toBe(32); // c and d in flight, the quota spent: e is held (b answered in 32 ms)
+		pacer.release(); // c fails without an answer; d still in flight: e is still held
+		expect(admit('e')).toBe(32);
+		pacer.release(); // nothing in flight any more, so no answer will come: e goes
+		expect(admit('e')).toBeUndefined();
+		expect(events).toEqual(['a 1', 'b 2', 'c 3', 'd 2', 'e 1']);
 	});
 	test('a bucket whose burst is below its rate × the round trip: answers that keep finding the quota full let one more go beyond it; one that finds it spent halves that', () => {
-		const { clock, pacer, events, admit } = requests();
+		const { clock, pacer, admit } = requests();
 		const bucket = (remaining) => ({ ...quota(remaining), 'x-ratelimit-limit': '2' });
 		const answer = (startedAt, remaining, status = 200) => {
 			clock.now += 1;
 			pacer.onResponse({ status, headers: bucket(remaining), startedAt, inFlight: 1 });
-			pacer.settle();
+			pacer.release();
 		};
 		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
 		clock.now += 30;
 		answer(NOW, 1); // a found the quota full (1 of 2 left after itself): refill may be going to waste
-		expect(admit('d')).toBe(1000); // b and c were sent after a: its 1 is spent, d waits
+		expect(admit('d')).toBeDefined(); // b and c were sent after a: its 1 is spent, d is held
 		answer(NOW + 1, 1); // b found it full again, though a took one: one more may go beyond it
-		expect(events.slice(3)).toEqual(['d turn again']);
 		expect(admit('d')).toBeUndefined();
 		answer(NOW + 2, 0); // c found it spent: none beyond it any more
-		expect(admit('e')).toBe(1000);
+		expect(admit('e')).toBeDefined();
 	});
 	test('answers finding the quota full while the count held nothing back let nothing go beyond it: a later wave stops at the announced remaining', () => {
 		const { clock, pacer, events, admit } = requests();
@@ -821,15 +817,15 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 			admit(`r${i}`);
 			clock.now += 25;
 			pacer.onResponse({ status: 200, headers: quota(9), startedAt: clock.now - 25, inFlight: 1 });
-			pacer.settle();
+			pacer.release();
 			clock.now += 1;
 		}
-		// Then a wave: r49's answer said 9 remain, so 9 go and the tenth waits for an answer.
+		// Then a wave: r49's answer said 9 remain, so 9 go and the tenth is held a round trip.
 		events.length = 0;
 		const held = [];
 		for (let i = 0; i < 12; i++) held.push(admit(`w${i}`));
 		expect(events).toEqual(Array.from({ length: 9 }, (_, i) => `w${i} ${i + 1}`));
-		expect(held.slice(9)).toEqual([999, 999, 999]); // until the reset, 1 s after that answer
+		expect(held.slice(9)).toEqual([25, 25, 25]);
 	});
 	test('429s of requests sent before the service first named its limits (a first wave) do not slow the pace: the quota it named keeps the run under it; a 429 sent after does', () => {
 		const { clock, pacer } = manualPacer();
@@ -852,9 +848,9 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		clock.now += 30;
 		for (const i of [0, 1, 2]) {
 			pacer.onResponse({ status: 200, headers: single, startedAt: NOW + i, inFlight: 1 });
-			pacer.settle();
+			pacer.release();
 		}
-		expect(pacer.admit(() => {})).toBe(1000); // d in flight, the quota spent: the next waits
+		expect(admit('e')).toBeDefined(); // d in flight, the quota spent: the next is held
 	});
 	test('a 429 ends the requests let go beyond a bare quota', () => {
 		const { clock, pacer, admit } = requests();
@@ -873,10 +869,10 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 				startedAt: NOW + i,
 				inFlight: 1,
 			});
-			pacer.settle();
+			pacer.release();
 		}
-		// Found full three times: two beyond it, e in flight; after the 429 none: the next waits.
-		expect(pacer.admit(() => {})).toBe(1000);
+		// Found full three times: two beyond it, e in flight; after the 429 none: the next is held.
+		expect(admit('f')).toBeDefined();
 	});
 	test('requests sent in the same millisecond as the announcing one count as sent after it', () => {
 		const { clock, pacer, events, admit } = requests();
@@ -884,128 +880,76 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		clock.now += 30;
 		// a's answer: 2 remaining, spent by b and c.
 		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW, inFlight: 1 });
-		pacer.settle();
-		expect(admit('d')).toBe(1000);
+		pacer.release();
+		expect(admit('d')).toBe(30);
 		expect(events).toEqual(['a 1', 'b 2', 'c 3']);
 	});
-	test('one place frees one waiting request, even when another request settles before it is back', () => {
+	test("a hold never outlasts the quota's reset, and once the reset passed slow requests in flight hold nobody", () => {
 		const { clock, pacer, events, admit } = requests();
-		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
-		clock.now += 30;
-		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW, inFlight: 1 });
-		pacer.settle(); // a: b and c spent its 2
-		admit('d');
-		admit('e');
-		pacer.onResponse({ status: 200, headers: quota(2), startedAt: NOW + 1, inFlight: 2 });
-		pacer.settle(); // b: c spent 1 of its 2: one place, for d
-		expect(events.slice(3)).toEqual(['d turn again']);
-		pacer.settle(); // c fails without an answer before d is back: the place is d's, e still waits
-		expect(events.slice(4)).toEqual([]);
-		expect(admit('d')).toBeUndefined(); // d back: it goes, alone in flight
-		expect(events.slice(4)).toEqual(['d 1']);
-	});
-	test("the quota's reset lets a waiting request go while slow requests are still in flight; a request let go is not let go twice", () => {
-		const { clock, pacer, events, admit, callbacks } = requests();
 		admit('a');
 		clock.now += 1;
 		admit('b'); // slow: in flight the whole time
-		clock.now += 30;
+		clock.now += 990;
 		pacer.onResponse({ status: 200, headers: quota(0), startedAt: NOW, inFlight: 1 });
-		pacer.settle();
-		const heldMs = admit('c');
-		expect(heldMs).toBe(1000);
-		clock.now += heldMs;
-		expect(pacer.withdraw(callbacks.c)).toBe(true); // what the transport does when the reset comes
-		expect(pacer.withdraw(callbacks.c)).toBe(false);
+		pacer.release();
+		clock.now += 995;
+		expect(admit('c')).toBe(5); // the reset is 5 ms away, sooner than a round trip
+		clock.now += 5;
 		expect(admit('c')).toBeUndefined(); // its new turn: the reset passed, it goes with b in flight
 		expect(events).toEqual(['a 1', 'b 2', 'c 2']);
-	});
-	test('a turn given up (its wait cancelled) with nothing in flight lets a waiting request go: none waits for an answer that will not come', () => {
-		const { clock, pacer, events, admit } = requests();
-		admit('a');
-		clock.now += 1;
-		admit('b');
-		clock.now += 30;
-		pacer.onResponse({ status: 200, headers: quota(0), startedAt: NOW, inFlight: 1 });
-		pacer.settle();
-		admit('c'); // b in flight, nothing left: c waits
-		admit('d');
-		pacer.settle(); // b fails without an answer: nothing in flight, c goes to take a new turn
-		expect(events.slice(2)).toEqual(['c turn again']);
-		pacer.abandonTurn(pacer.takeTurn()); // c's new turn is cancelled before it is admitted: d goes
-		expect(events.slice(3)).toEqual(['d turn again']);
 	});
 	test('a turn given up no longer counts against a named window', () => {
 		const { clock, pacer } = manualPacer();
 		const window = { ratelimit: 'limit=2, remaining=2, reset=1', 'ratelimit-policy': '2;w=1' };
 		const first = pacer.takeTurn();
-		pacer.admit(() => {}, first);
+		pacer.admit(() => {});
 		clock.now += 20;
 		pacer.onResponse({ status: 200, headers: window, startedAt: first.start, inFlight: 1 });
-		pacer.settle();
+		pacer.release();
 		pacer.abandonTurn(pacer.takeTurn()); // cancelled while it waited
 		expect(pacer.takeTurn().wait).toBe(0); // the window's second place is still free
 		expect(pacer.takeTurn().wait).toBeGreaterThan(900); // its third is not
 	});
-	test('a turn the reply check refuses (past its deadline, or cancelled) no longer counts against a named window', () => {
-		const {
-			InterruptiblePacer,
-			DeadlineReached,
-			Cancelled,
-		} = require('../../dist/nodes/Messaging/sendAndWait/pacing');
+	test('a turn acquire() refuses (past its deadline, or cancelled while waiting) no longer counts against a named window', async () => {
+		const { DeadlineReached } = require('../../dist/nodes/shared/transport/pacer');
 		for (const refusal of ['deadline', 'cancelled']) {
 			const { clock, pacer } = manualPacer();
 			const window = { ratelimit: 'limit=2, remaining=2, reset=1', 'ratelimit-policy': '2;w=1' };
 			const cancel = new AbortController();
-			const deadline = Date.now() + (refusal === 'deadline' ? 500 : 60_000);
-			const checks = new InterruptiblePacer(pacer, cancel.signal, deadline);
-			const first = pacer.takeTurn();
-			pacer.admit(() => {}, first);
+			const turn = await pacer.acquire();
 			clock.now += 20;
-			pacer.onResponse({ status: 200, headers: window, startedAt: first.start, inFlight: 1 });
-			pacer.settle();
+			turn.release({ status: 200, headers: window });
 			expect(pacer.takeTurn().wait).toBe(0); // the window's second place
-			// As the transport does: a turn refused while taking or resuming it is abandoned. Past the
-			// deadline, the refused turn is one the caller never got (kept before the fix); cancelled on
-			// resume, it is the caller's own, given up once, not twice.
-			let turn;
-			try {
-				if (refusal === 'deadline')
-					turn = checks.takeTurn(); // its wait (the next window) passes the deadline
-				else {
-					turn = checks.takeTurn();
-					cancel.abort();
-					turn = checks.resume(turn);
-				}
-			} catch (error) {
-				expect(error).toBeInstanceOf(refusal === 'deadline' ? DeadlineReached : Cancelled);
-				checks.abandonTurn(turn);
-			}
+			// The next turn's wait (the next window) passes the deadline, or is cancelled while waited.
+			const deadline = clock.now + (refusal === 'deadline' ? 500 : 60_000);
+			const refused = pacer.acquire({ deadline, signal: cancel.signal });
+			if (refusal === 'cancelled') setTimeout(() => cancel.abort(), 10);
+			const error = await refused.catch((e) => e);
+			if (refusal === 'deadline') expect(error).toBeInstanceOf(DeadlineReached);
+			else expect(error).not.toBeInstanceOf(DeadlineReached);
 			// The refused turn was not kept: the next window has both its places.
 			clock.now += 1100;
 			expect(pacer.takeTurn().wait).toBe(0);
 			expect(pacer.takeTurn().wait).toBe(0);
 		}
 	});
-	test('its reset passed, or the service names a window (paced by time instead): no waiting for answers', () => {
+	test('its reset passed, or the service names a window (paced by time instead): nobody is held for the count', () => {
 		for (const headers of [
 			quota(0),
 			{ ratelimit: 'limit=10, remaining=0, reset=1', 'ratelimit-policy': '10;w=1' },
 		]) {
 			const { clock, pacer } = manualPacer();
-			const started = [];
-			pacer.admit((n) => started.push(n));
+			const a = pacer.takeTurn();
+			pacer.admit(() => {});
 			clock.now += 1;
-			pacer.admit((n) => started.push(n));
-			pacer.onResponse({ status: 200, headers, startedAt: NOW, inFlight: 1 });
-			pacer.settle();
-			pacer.admit((n) => started.push(n));
-			if (headers.ratelimit) expect(started).toEqual([1, 2, 2]);
+			pacer.admit(() => {});
+			pacer.onResponse({ status: 200, headers, startedAt: a.start, inFlight: 1 });
+			pacer.release();
+			if (headers.ratelimit) expect(pacer.quotaHoldMs(pacer.takeTurn())).toBeUndefined();
 			else {
-				expect(started).toEqual([1, 2]);
+				expect(pacer.quotaHoldMs(pacer.takeTurn())).toBe(5); // a round trip, at least 5 ms
 				clock.now += 1000;
-				pacer.admit((n) => started.push(n));
-				expect(started).toEqual([1, 2, 2]);
+				expect(pacer.quotaHoldMs(pacer.takeTurn())).toBeUndefined();
 			}
 		}
 	});

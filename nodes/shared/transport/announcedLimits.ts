@@ -42,7 +42,7 @@ export class AnnouncedLimits {
 	private readonly sent: number[] = [];
 	/** When each accepted request was answered: the service counted it at the latest then. */
 	private readonly accepted: number[] = [];
-	/** Starts reserved and not over yet (sent and unsettled, or still waiting). */
+	/** Starts reserved and not over yet (sent and not released, or still waiting). */
 	private pending = 0;
 	/**
 	 * Requests let go beyond a bare quota's `remaining`: one more for each answer that finds it full
@@ -60,12 +60,7 @@ export class AnnouncedLimits {
 		this.pending += 1;
 	}
 
-	/** Starts reserved and not over yet. */
-	get reserved(): number {
-		return this.pending;
-	}
-
-	/** A reserved start is over: its request settled, or the turn will be taken again. */
+	/** A reserved start is over: its request was released, or the turn will be taken again. */
 	endReservation(): void {
 		this.pending = Math.max(0, this.pending - 1);
 	}

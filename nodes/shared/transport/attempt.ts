@@ -1,7 +1,6 @@
 /**
- * One attempt of a request: a place among the requests in flight (as the run's pace allows), then one
- * HTTP request through n8n's authenticated client, bounded in time. What the answer means is decided by
- * the request loop (index.ts).
+ * One attempt of a request: one HTTP request through n8n's authenticated client, bounded in time. What
+ * the answer means is decided by the request loop (index.ts).
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -13,8 +12,7 @@ import { sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './credentials';
 import { encodeForm } from './form';
 import { countedAs, type Outcome, type RawResponse } from './outcome';
-import type { RequestPace } from './pacer';
-import type { Admitted, ApiRequest, RequestContext, Turn } from './types';
+import type { ApiRequest, RequestContext } from './types';
 
 /** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
 const DEADLINE_GRACE_MS = 1_000;
@@ -23,40 +21,7 @@ const DEADLINE_GRACE_MS = 1_000;
  * The reason an attempt's deadline timer is cleared with. abort() without one builds a DOMException,
  * stack trace and all, for every request: 125 ms of n8n's main thread per 2,000 requests in a profile.
  */
-const SETTLED = new Error('The request settled');
-
-/**
- * A place among the requests in flight: the number in flight (itself included) and the moment it was let
- * go, or undefined when the request is to take a new turn first. A request held for a spent announced
- * quota waits for an answer that renews it, and no longer than the quota's reset or the execution's
- * cancellation.
- */
-export async function admission(
-	pacer: RequestPace,
-	turn: Turn,
-	signal: AbortSignal | undefined,
-): Promise<{ inFlight: number; startedAt: number } | undefined> {
-	let admit!: Admitted;
-	const admitted = new Promise<{ inFlight: number; startedAt: number } | undefined>(
-		(resolve) =>
-			(admit = (inFlight, sentAt) =>
-				resolve(
-					inFlight === undefined ? undefined : { inFlight, startedAt: sentAt ?? Date.now() },
-				)),
-	);
-	const heldMs = pacer.admit(admit, turn);
-	if (heldMs !== undefined) {
-		const answered = new AbortController();
-		void admitted.then(() => answered.abort(SETTLED));
-		const until = signal ? AbortSignal.any([signal, answered.signal]) : answered.signal;
-		void sleep(heldMs, until)
-			.catch(() => undefined) // let go by an answer (then not waiting any more), or cancelled
-			.then(() => {
-				if (pacer.withdraw(admit)) admit(undefined);
-			});
-	}
-	return await admitted;
-}
+const ANSWERED = new Error('The request was answered');
 
 export function buildHttpOptions(
 	request: ApiRequest,
@@ -106,14 +71,14 @@ export async function attempt(
 			(response): Outcome => ({ response: countedAs(response as RawResponse) }),
 			(error: unknown): Outcome => ({ error, timedOut: false }),
 		);
-	const settled = new AbortController();
-	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, settled.signal).then(
+	const answered = new AbortController();
+	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, answered.signal).then(
 		(): Outcome => ({ error: undefined, timedOut: true }),
-		(): Outcome => ({ error: undefined, timedOut: false }), // cleared: the request settled first
+		(): Outcome => ({ error: undefined, timedOut: false }), // cleared: the request ended first
 	);
 	try {
 		return await Promise.race([request, deadline]);
 	} finally {
-		settled.abort(SETTLED);
+		answered.abort(ANSWERED);
 	}
 }

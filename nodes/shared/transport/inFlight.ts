@@ -90,7 +90,7 @@ const MAX_CAP_PROBE_EVERY = 10_000;
  * many after each refused probe.
  */
 export class InFlightGate {
-	/** Started and not settled; the most allowed (the cap once known, plus a probe). */
+	/** Started and not released; the most allowed (the cap once known, plus a probe). */
 	private inFlight = 0;
 	private limit = Infinity;
 	private knownCap: number | undefined;
@@ -103,21 +103,16 @@ export class InFlightGate {
 
 	constructor(private readonly now: () => number) {}
 
-	/** Whether any admitted request is unsettled, or waiting for its place. */
+	/** Whether any admitted request is not released yet, or one waits for its place. */
 	get busy(): boolean {
 		return this.inFlight + this.waiting.length > 0;
-	}
-
-	/** Admitted and not settled. */
-	get admitted(): number {
-		return this.inFlight;
 	}
 
 	get cap(): number | undefined {
 		return this.knownCap;
 	}
 
-	/** Calls `start` with the number in flight (itself included) at once, or when another settles. */
+	/** Calls `start` with the number in flight (itself included) at once, or when another is released. */
 	admit(start: (inFlight: number) => void): void {
 		if (this.inFlight < this.limit) {
 			this.inFlight += 1;
@@ -126,7 +121,7 @@ export class InFlightGate {
 	}
 
 	/** An admitted request is over, answered or not. */
-	settle(): void {
+	release(): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.admitWaiting();
 	}

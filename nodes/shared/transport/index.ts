@@ -11,8 +11,8 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, requestError, runRefusedError } from './errors';
-import { admission, attempt, buildHttpOptions } from './attempt';
-import { checkAnswer, failureOf, type Outcome } from './outcome';
+import { attempt, buildHttpOptions } from './attempt';
+import { checkAnswer, failureOf, type Outcome, type RawResponse } from './outcome';
 import { secretsOf } from './redact';
 import {
 	decideRetry,
@@ -21,15 +21,15 @@ import {
 	type RetryDecision,
 	type RetryPolicy,
 } from './retry';
-import { Pacer } from './pacer';
+import { Pacer, RunStopped, type Answer, type Turn } from './pacer';
 import { serviceNow } from './retryAfter';
-import type { ApiRequest, Lane, RequestContext, RequestOptions, Turn } from './types';
+import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
 export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
-export { Pacer } from './pacer';
+export { DeadlineReached, Pacer } from './pacer';
 export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
@@ -102,29 +102,20 @@ export async function messagingApiRequest(
 	let droppedBefore = false;
 	let firstSentAt: number | undefined;
 	for (;;) {
-		// Checked before each turn: a turn whose wait is 0 and an admission that hands the request back
-		// for a new turn (a spent quota) never sleep, so a cancel would otherwise not be seen.
-		cancelSignal?.throwIfAborted();
-		if (pacer.refusingRun) throw runRefusedError(errorContext, policy);
-		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
-		let turn: Turn | undefined;
-		let turnTaken = false;
+		let turn: Turn;
 		try {
-			for (turn = pacer.takeTurn(); turn.wait > 0; turn = pacer.resume(turn)) {
-				await sleep(turn.wait, cancelSignal);
-				if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
-			}
-			if (pacer.refusingRun) throw runRefusedError(errorContext, policy);
-			turnTaken = true;
-		} finally {
-			if (!turnTaken) pacer.abandonTurn(turn); // cancelled or refused while waiting: given up, not taken
+			turn = await pacer.acquire({
+				signal: cancelSignal,
+				deadline: options.deadline,
+				throughRefusal: options.throughRefusal,
+			});
+		} catch (error) {
+			if (error instanceof RunStopped) throw runRefusedError(errorContext, policy);
+			throw error;
 		}
-		// Then a place among the requests in flight (bounded only once the service showed a cap on them);
-		// none, but a new turn, when it waited for an answer to renew the announced quota.
-		const admitted = await admission(pacer, turn, cancelSignal);
-		if (admitted === undefined) continue;
-		const { inFlight, startedAt } = admitted;
-		firstSentAt ??= startedAt;
+		firstSentAt ??= turn.startedAt;
+		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
+		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
 		let outcome: Outcome;
 		try {
 			cancelSignal?.throwIfAborted();
@@ -135,13 +126,11 @@ export async function messagingApiRequest(
 				data,
 				attemptTimeoutMs(timeoutMs, options),
 			);
-			if ('response' in outcome) {
-				const { statusCode: status, headers, body } = outcome.response;
-				pacer.onResponse({ status, headers, body, startedAt, inFlight });
-			}
-		} finally {
-			pacer.settle();
+		} catch (error) {
+			turn.release();
+			throw error;
 		}
+		turn.release('response' in outcome ? answerOf(outcome.response) : undefined);
 
 		if ('response' in outcome) {
 			const { response } = outcome;
@@ -162,8 +151,7 @@ export async function messagingApiRequest(
 		if (failure.status === 429) attempts.rateLimited += 1;
 		else attempts.failures += 1;
 		if (!decision.retry) {
-			if (failure.status === 429 && decision.reason === 'exhausted')
-				pacer.gaveUpRateLimited(firstSentAt);
+			if (failure.status === 429 && decision.reason === 'exhausted') pacer.gaveUp(firstSentAt);
 			const response = 'response' in outcome ? outcome.response : undefined;
 			const error = requestError(failure, response?.body, {
 				...errorContext,
@@ -188,6 +176,11 @@ export async function messagingApiRequest(
 			cancelSignal,
 		);
 	}
+}
+
+/** What the pacer learns from a response. */
+function answerOf({ statusCode: status, headers, body }: RawResponse): Answer {
+	return { status, headers, body };
 }
 
 /** One attempt's timeout: the request's, cut to its deadline if it has one. */

@@ -1,17 +1,18 @@
+import { sleep } from 'n8n-workflow';
+
 import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
-import { QuotaWaiters } from './quotaWaiters';
 import { RunRefusal } from './runRefusal';
 import { DEFAULT_RETRY } from './retry';
 import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
 import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
-import type { Admitted, ResponseInfo, Turn } from './types';
 
 /**
- * The pace shared by the concurrent requests of one node run. Pure: it only sees the clock it is given
- * (epoch milliseconds) and the answers it is told about, and says how long the next start waits
- * (takeTurn, resume) and when one more may be in flight (admit, settle). docs/pacing.md explains each
- * rule and what was measured; in short:
+ * The pace shared by the concurrent requests of one node run. A request takes one handle:
+ * `const turn = await pacer.acquire({ signal, deadline }); … turn.release(answer)`. Beneath it the pace
+ * is pure: it only sees the clock it is given (epoch milliseconds) and the answers it is told about
+ * (takeTurn, resume, quotaHoldMs, admit, onResponse, release: what the tests and the simulation drive).
+ * docs/pacing.md explains each rule and what was measured; in short:
  *
  * - A service that never limits costs nothing: no spacing, no hold, every turn's wait is 0.
  * - Retry-After is when to retry the refused request, not the spacing: the pace is learned from the
@@ -19,7 +20,7 @@ import type { Admitted, ResponseInfo, Turn } from './types';
  *   pause about one round trip and one probe goes alone; a probe refused again meets a wall, and the
  *   pause doubles, never past the service's moment.
  * - A cap on requests in flight is not a rate (InFlightGate); its 429s are the cap's news.
- * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits, QuotaWaiters).
+ * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits).
  * - A storm that does not clear ends the run (RunRefusal).
  * - Every wait is bounded (MAX_RETRY_AFTER_MS, MAX_INTERVAL_MS, MAX_HOLD_MS).
  */
@@ -31,25 +32,70 @@ const MAX_HOLD_MS = DEFAULT_RETRY.maxDelayMs;
 export { MAX_INTERVAL_MS };
 /** Under a named window, a 429 slows the pace to no less than this share of the window's rate. */
 const WINDOW_RATE_TRUSTED = 0.9;
+/** The shortest hold for a spent quota: a round trip is seldom shorter. */
+const MIN_QUOTA_HOLD_MS = 5;
+
+/** A reserved start: when it was reserved, and the start it holds after waiting `wait` ms. */
+export interface Reservation {
+	wait: number;
+	start: number;
+	reservedAt: number;
+}
+
+/** An answer, with the request's start and the requests in flight then (what admit() passed it). */
+export interface ResponseInfo extends Answer {
+	startedAt: number;
+	inFlight?: number;
+}
 
 export interface PacerOptions {
 	/** Epoch milliseconds; Date.now by default. */
 	now?: () => number;
 }
 
-/** What a request needs of the run's pace (a wrapper may add its own rules to its turns). */
-export type RequestPace = Pick<
-	Pacer,
-	| 'takeTurn'
-	| 'resume'
-	| 'abandonTurn'
-	| 'admit'
-	| 'withdraw'
-	| 'settle'
-	| 'onResponse'
-	| 'gaveUpRateLimited'
-	| 'refusingRun'
->;
+export interface AcquireOptions {
+	/** The execution's cancellation: every wait ends at once with its reason. */
+	signal?: AbortSignal;
+	/** Epoch ms: a turn that would start after it is refused with DeadlineReached. */
+	deadline?: number;
+	/** Send and Wait's checks: the run's refusal does not stop them (their wait is the user's). */
+	throughRefusal?: boolean;
+}
+
+/** A request's place in the run's pace, from acquire() to release(). */
+export interface Turn {
+	/** Requests in flight when it was let go, itself included. */
+	inFlight: number;
+	/** When it was let go: its start, for the answer's latency. */
+	startedAt: number;
+	/** How long it waited for its turn (not for a place in flight). */
+	waitedMs: number;
+	/** The request is over: its answer (any status), or none when it failed without one. Call once. */
+	release(answer?: Answer): void;
+}
+
+/** What the pacer learns from an answer. */
+export interface Answer {
+	status: number;
+	/** The response headers, any case; values may be arrays. */
+	headers: Record<string, unknown> | undefined;
+	/** The response body (a 429's may carry its retry_after). */
+	body?: unknown;
+}
+
+/** A turn refused because the run's storm ended it (Pacer.refusingRun). */
+export class RunStopped extends Error {
+	constructor() {
+		super('The run stopped retrying');
+	}
+}
+
+/** A turn refused because it would start after the caller's deadline. */
+export class DeadlineReached extends Error {
+	constructor() {
+		super('The wait for a reply ended while the service was rate limiting requests');
+	}
+}
 
 export class Pacer {
 	private readonly now: () => number;
@@ -66,7 +112,6 @@ export class Pacer {
 	private readonly announcedLimits = new AnnouncedLimits();
 	/** Whether the next start is a probe after an event's pause. */
 	private probePending = false;
-	private readonly quotaWaiters = new QuotaWaiters();
 	private readonly refusal = new RunRefusal();
 
 	private readonly gate: InFlightGate;
@@ -76,13 +121,54 @@ export class Pacer {
 		this.gate = new InFlightGate(this.now);
 	}
 
-	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
-	takeTurn(): Turn {
-		this.quotaWaiters.returned();
-		return this.reserve();
+	/**
+	 * Waits for the request's turn and a place among those in flight; the returned turn is released
+	 * once, with the answer. Rejects when cancelled, past the deadline, or when the run stopped.
+	 */
+	async acquire(options: AcquireOptions = {}): Promise<Turn> {
+		const { signal, deadline } = options;
+		const stopped = () => !options.throughRefusal && this.refusingRun;
+		let waitedMs = 0;
+		for (;;) {
+			signal?.throwIfAborted();
+			if (stopped()) throw new RunStopped();
+			let reserved = this.takeTurn();
+			try {
+				for (; reserved.wait > 0; reserved = this.resume(reserved)) {
+					if (deadline !== undefined && this.now() + reserved.wait > deadline)
+						throw new DeadlineReached();
+					await sleep(reserved.wait, signal);
+					waitedMs += reserved.wait;
+				}
+				if (stopped()) throw new RunStopped();
+			} catch (error) {
+				this.abandonTurn(reserved); // cancelled, late or stopped while waiting: given up, not taken
+				throw error;
+			}
+			const heldMs = this.quotaHoldMs(reserved);
+			if (heldMs !== undefined) {
+				await sleep(heldMs, signal).catch(() => undefined); // cancelled: seen at the next turn
+				continue;
+			}
+			const inFlight = await new Promise<number>((resolve) => this.admit(resolve));
+			const startedAt = this.now();
+			let released = false;
+			return {
+				inFlight,
+				startedAt,
+				waitedMs,
+				release: (answer?: Answer) => {
+					if (released) return;
+					released = true;
+					if (answer) this.onResponse({ ...answer, startedAt, inFlight });
+					this.release();
+				},
+			};
+		}
 	}
 
-	private reserve(): Turn {
+	/** Reserves the next start: the request waits `wait` ms, then asks resume() whether it still holds. */
+	takeTurn(): Reservation {
 		const now = this.now();
 		this.estimate.recordStart(now);
 		const start = this.announcedLimits.earliestStart(
@@ -105,84 +191,49 @@ export class Pacer {
 	 * After waiting a turn: the same turn with nothing left to wait, or a new one when a 429 paused the
 	 * starts meanwhile (a turn taken at the old pace would meet the same limit; it goes behind the probe).
 	 */
-	resume(turn: Turn): Turn {
+	resume(turn: Reservation): Reservation {
 		if (this.pausedAt <= turn.reservedAt) return { ...turn, wait: 0 };
-		this.giveUp(turn);
-		return this.reserve();
+		this.abandonTurn(turn);
+		return this.takeTurn();
 	}
 
 	/** A reserved start that will not happen: it no longer counts anywhere. */
-	private giveUp(turn: Turn | undefined): void {
-		if (turn) this.announcedLimits.forgetStart(turn.start);
-		else this.announcedLimits.endReservation();
+	abandonTurn(turn: Reservation): void {
+		this.announcedLimits.forgetStart(turn.start);
 		this.estimate.forgetStart();
 	}
 
 	/**
-	 * A turn given up before its request was admitted (its wait was cancelled): it no longer counts, and
-	 * with nothing in flight a request waiting for an answer goes instead, as none will come.
+	 * While a bare announced quota is spent by the requests sent since it was announced, and one is in
+	 * flight to renew it: the turn is given up, and a new one is taken after one round trip (at most the
+	 * quota's reset). With nothing in flight, one goes. docs/pacing.md#rate-limit-headers
 	 */
-	abandonTurn(turn?: Turn): void {
-		this.giveUp(turn);
-		this.releaseAwaitingQuota();
-	}
-
-	/**
-	 * Calls `start` with the number of requests in flight (itself included) once one more may be in
-	 * flight: at once, or when another settles. Every admitted request is settled exactly once. While the
-	 * announced quota is spent, a request waits for an answer instead, then is told to take a new turn
-	 * (`start(undefined)`): what that answer announced, and any pause since, applies to it. Such a request
-	 * gets back the ms until the quota's reset: it takes a new turn then too (withdraw), answer or not.
-	 * `turn`: the turn it waited, given up while it waits for the quota.
-	 */
-	admit(start: Admitted, turn?: Turn): number | undefined {
+	quotaHoldMs(turn: Reservation): number | undefined {
 		const now = this.now();
-		if (this.gate.busy && this.announcedLimits.freeStarts(now) < 1) {
-			this.giveUp(turn); // its turn will be taken again
-			this.quotaWaiters.wait(start);
-			return this.announcedLimits.resetInMs(now);
-		}
-		this.gate.admit((inFlight) => {
-			const sentAt = this.now();
-			this.announcedLimits.recordSent(sentAt);
-			start(inFlight, sentAt);
-		});
-		return undefined;
-	}
-
-	/**
-	 * A request waiting for the quota stops waiting (the quota's reset passed, or its execution was
-	 * cancelled); it takes a new turn. False when it was let go already.
-	 */
-	withdraw(start: Admitted): boolean {
-		return this.quotaWaiters.withdraw(start);
-	}
-
-	/** An admitted request is over, answered or not: what its answer announced may free waiting ones. */
-	settle(): void {
-		this.gate.settle();
-		this.announcedLimits.endReservation();
-		this.releaseAwaitingQuota();
-	}
-
-	/**
-	 * As the announced quota allows, less the places already promised (turns reserved and not sent, and
-	 * requests let go that have not taken their new turn yet); with nothing in flight, no answer will
-	 * come: one goes.
-	 */
-	private releaseAwaitingQuota(): void {
-		const { retaking } = this.quotaWaiters;
-		const promised = Math.max(0, this.announcedLimits.reserved - this.gate.admitted) + retaking;
-		// Each takes a new turn, which still waits for any pause.
-		this.quotaWaiters.release(
-			this.gate.busy
-				? this.announcedLimits.freeStarts(this.now()) - promised
-				: Math.max(1 - retaking, 0),
+		if (!this.gate.busy || this.announcedLimits.freeStarts(now) >= 1) return undefined;
+		this.abandonTurn(turn);
+		return Math.min(
+			this.announcedLimits.resetInMs(now),
+			Math.max(MIN_QUOTA_HOLD_MS, this.fastestMs),
 		);
 	}
 
+	/** Calls `start` with the number in flight (itself included) once one more may be in flight. */
+	admit(start: (inFlight: number) => void): void {
+		this.gate.admit((inFlight) => {
+			this.announcedLimits.recordSent(this.now());
+			start(inFlight);
+		});
+	}
+
+	/** An admitted request is over, answered or not. */
+	release(): void {
+		this.gate.release();
+		this.announcedLimits.endReservation();
+	}
+
 	/** A request first sent at `firstSentAt` spent its retry budget on 429s (see RunRefusal). */
-	gaveUpRateLimited(firstSentAt: number): void {
+	gaveUp(firstSentAt: number): void {
 		this.refusal.gaveUp(firstSentAt);
 	}
 

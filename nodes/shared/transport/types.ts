@@ -8,7 +8,7 @@ import type {
 
 import type { FormValue } from './form';
 import type { RetryPolicy } from './retry';
-import type { RequestPace } from './pacer';
+import type { Pacer } from './pacer';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -44,7 +44,7 @@ export interface Lane {
 export interface RequestOptions {
 	itemIndex?: number;
 	/** Shared by the requests of one run, so a rate limit slows all of them down together. */
-	pacer?: RequestPace;
+	pacer?: Pacer;
 	/** The item's place among the run's items in progress, lent while a request waits out a short 429. */
 	lane?: Lane;
 	expect?: ExpectedAnswer;
@@ -56,34 +56,11 @@ export interface RequestOptions {
 	 * then): each attempt's timeout is cut to it, and a retry that would start after it is not made.
 	 */
 	deadline?: number;
+	/** Send and Wait's checks: they go on when a storm stopped the run's other requests. */
+	throughRefusal?: boolean;
 	/**
 	 * Told the service's time when it answers: its Date header when that is more than 2 s from this
 	 * machine's clock, else ours (retryAfter.ts, serviceNow). The trigger dates activation by it.
 	 */
 	onServiceTime?: (serviceNowMs: number) => void;
 }
-
-export interface ResponseInfo {
-	status: number;
-	/** The response headers, any case; values may be arrays. */
-	headers: Record<string, unknown> | undefined;
-	/** The response body (a 429's may carry its retry_after). */
-	body?: unknown;
-	/** When the request started (the clock's time after its turn's wait). */
-	startedAt: number;
-	/** Requests in flight when it started, itself included (what admit() passed it). */
-	inFlight?: number;
-}
-
-/** A reserved start: when it was reserved, and the start it holds after waiting `wait` ms. */
-export interface Turn {
-	wait: number;
-	start: number;
-	reservedAt: number;
-}
-
-/**
- * Told once a request may go: the number in flight (itself included) and the moment it was let go (its
- * start, for onResponse), or undefined when it is to take a new turn first.
- */
-export type Admitted = (inFlight: number | undefined, sentAt?: number) => void;

@@ -11,13 +11,7 @@ import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getConversationOrFail, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
-import {
-	CANCELED_MESSAGE,
-	Cancelled,
-	DeadlineReached,
-	InterruptiblePacer,
-	pause,
-} from '../../sendAndWait/pacing';
+import { CANCELED_MESSAGE, Cancelled, DeadlineReached, pause } from '../../sendAndWait/pacing';
 import {
 	chatMessage,
 	chatMessages,
@@ -144,13 +138,14 @@ export async function execute(
 	const own = [ownSetting, ownId ?? '', ownName ?? ''].filter((w) => w !== '');
 
 	const deadline = Date.now() + settings.timeoutMs;
-	const turns = new InterruptiblePacer(run.pacer, cancelSignal, deadline);
-	// A check neither waits for its answer nor retries past the end of the wait for a reply.
+	// A check neither waits for its turn or answer nor retries past the end of the wait for a reply, and
+	// goes on through a storm that stopped the run's other requests (a served check lifts it).
 	const checkOptions: RequestOptions = {
 		itemIndex,
-		pacer: turns,
+		pacer: run.pacer,
 		timeoutMs: requestOptions.timeoutMs,
 		deadline,
+		throughRefusal: true,
 	};
 	const fetchPage = async (cursor: string | undefined): Promise<ChatPage> => {
 		const page = await listPage.call(
