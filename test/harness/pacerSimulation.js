@@ -108,9 +108,10 @@ function simulate({
 	const clock = virtualTime(WALL_START);
 	// The sandbox's limiter clock is its process's performance.now(): a phase unrelated to the wall clock.
 	const limiterPhase = Math.floor(random() * 1000);
-	// `custom`: a limiter of the test's own, with the sandbox's interface (take, state, shape, forms).
-	const limiter =
-		custom ?? createLimiter({ ...rateLimit, clock: () => clock.now - WALL_START + limiterPhase });
+	// `custom`: a limiter of the test's own, with the sandbox's interface (take, state, shape, forms);
+	// without a clock of its own, it is told the ms since the run began (plus the phase).
+	const since = () => clock.now - WALL_START + limiterPhase;
+	const limiter = custom ? { clock: since, ...custom } : createLimiter({ ...rateLimit, clock: since });
 	const pacer = new Pacer({ now: () => clock.now });
 	const stats = {
 		requests,

@@ -1009,6 +1009,23 @@ describe("the benchmark's rate-limit matrix against the sandbox's limiters, in v
 		},
 	);
 
+	test('a window that stays closed 12 s while answering Retry-After: 0: 60 Sends are all delivered (at 1, 8 and 32 in flight), not given up within 2 s', () => {
+		for (const parallel of [1, 8, 32]) {
+			let opened;
+			const closed = {
+				shape: 'fixed-window',
+				retryAfter: 'seconds', // Retry-After: 0
+				headers: 'none',
+				take: (now) => ((opened ??= now + 12_000), { allowed: now >= opened, waitMs: 0 }),
+				state: () => ({ limit: 0, remaining: 0, resetMs: 0, windowMs: 1000 }),
+			};
+			const s = simulate({ Pacer, limiter: closed, requests: 60, parallel, method: 'POST' });
+			expect(s.failed).toBe(0);
+			expect(s.done).toBe(60);
+			expect(s.elapsedMs).toBeLessThan(30_000);
+		}
+	});
+
 	test('a 429 storm that never clears: the first request gives up after its budget, the run right after it; no busy loop, bounded waits', () => {
 		for (const retryAfter of ['seconds', 'none']) {
 			let clock;

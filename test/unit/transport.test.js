@@ -375,3 +375,104 @@ describe('cancellation', () => {
 		}
 	});
 });
+
+describe('retry edges: one rule each (docs/pacing.md#bounds)', () => {
+	const {
+		messagingApiRequest,
+		Pacer,
+		transportDefaults,
+	} = require('../../dist/nodes/shared/transport');
+	const { forEachWithConcurrency } = require('../../dist/nodes/Messaging/helpers/concurrency');
+	/** A context whose every request is answered by `answer(n)` (n: 1, 2, …). */
+	const serviceAnswering = (answer) => {
+		const context = {
+			calls: 0,
+			getNode: () => ({ name: 'Messaging', type: 'messaging', credentials: {} }),
+			getCredentials: async () => ({ baseUrl: 'https://api.example.com', accessToken: 'tok' }),
+			helpers: {
+				httpRequestWithAuthentication: async () => answer(++context.calls),
+			},
+		};
+		return context;
+	};
+
+	test('a 429 whose Retry-After would pass the deadline is waited only until shortly before it: the request is tried again in time (a rate limit spaces a wait for a reply, it never ends it)', async () => {
+		const context = serviceAnswering((n) =>
+			n === 1
+				? { statusCode: 429, headers: { 'retry-after': '60' }, body: '' }
+				: { statusCode: 200, headers: {}, body: { data: [] } },
+		);
+		const started = Date.now();
+		const deadline = started + 1500;
+		const answer = await messagingApiRequest.call(
+			context,
+			{ method: 'GET', path: ['messages'] },
+			{ pacer: new Pacer(), deadline, expect: 'list' },
+		);
+		expect(answer).toEqual({ data: [] });
+		expect(context.calls).toBe(2);
+		expect(Date.now()).toBeLessThan(deadline); // tried again at half the time left, 750 ms
+		expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+	});
+
+	test('a 5xx storm that never clears ends the run after one retry budget, as a 429 storm does: 32 Gets at 8 in flight', async () => {
+		const saved = transportDefaults.retry;
+		transportDefaults.retry = { ...saved, baseDelayMs: 1, maxDelayMs: 4 };
+		try {
+			const context = serviceAnswering(() => ({
+				statusCode: 503,
+				headers: {},
+				body: { error: { message: 'down' } },
+			}));
+			const pacer = new Pacer();
+			const errors = [];
+			await forEachWithConcurrency(
+				32,
+				8,
+				async (i) => {
+					await messagingApiRequest
+						.call(context, { method: 'GET', path: ['messages', `m${i}`] }, { pacer })
+						.catch((error) => errors.push(error));
+				},
+				false,
+			);
+			expect(errors).toHaveLength(32);
+			// One budget (6 attempts) for the requests in flight, not one per item (32 × 6 = 192 before).
+			expect(context.calls).toBeLessThanOrEqual(8 * 6);
+			const stopped = errors.filter((e) => e.refusal === 'run');
+			expect(stopped.length).toBeGreaterThanOrEqual(32 - 8);
+			expect(stopped[0].message).toBe(
+				'The Messaging service failed (503) (the run stopped retrying)',
+			);
+			expect(stopped[0].httpCode).toBe('503');
+		} finally {
+			transportDefaults.retry = saved;
+		}
+	});
+
+	test('a Retry-After the same request already waited out and was refused again is a floor no more: from the second 429 on, at least the backoff', () => {
+		const policy = DEFAULT_RETRY;
+		const half = () => 0.5; // no jitter
+		const after = (rateLimited) =>
+			decideRetry(
+				'POST',
+				{ kind: 'status', status: 429, retryAfterMs: 0 },
+				{ failures: 0, rateLimited, waitedMs: 0 },
+				policy,
+				half,
+			);
+		expect(after(0)).toEqual({ retry: true, delayMs: 0, rateLimited: true }); // the hint, once
+		expect(after(1).delayMs).toBe(1000);
+		expect(after(4).delayMs).toBe(8000);
+		// A longer hint is kept as it is.
+		expect(
+			decideRetry(
+				'GET',
+				{ kind: 'status', status: 429, retryAfterMs: 5000 },
+				{ failures: 0, rateLimited: 1, waitedMs: 0 },
+				policy,
+				half,
+			).delayMs,
+		).toBe(5000);
+	});
+});

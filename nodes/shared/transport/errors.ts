@@ -248,20 +248,28 @@ export function requestError(
 
 /**
  * A request not (or no longer) tried because the service refused the whole run for a whole retry
- * budget (Pacer.refusingRun): the same error as a request that gave up on 429s, saying why.
+ * budget (Pacer.refusingRun): the same error as a request that gave up, saying why. `status`: the
+ * storm's (429 a rate limit, a 5xx a failing service, undefined no answer at all).
  */
 export function runRefusedError(
 	details: Pick<ErrorContext, 'node' | 'where' | 'itemIndex' | 'secrets'>,
 	policy: RetryPolicy,
+	status: number | undefined = 429,
 ): MessagingApiError {
+	const rateLimited = status === 429;
+	const budget = rateLimited
+		? `${policy.maxRateLimited} rate-limited answers or ${policy.maxTotalWaitMs / 1000} s of waiting`
+		: `${policy.maxAttempts} attempts`;
 	return apiError(
 		details,
-		{ message: 'HTTP 429', status: 429 },
+		{ message: status === undefined ? 'no answer' : `HTTP ${status}`, status },
 		{
-			message: 'The Messaging service is rate limiting requests (the run stopped retrying)',
-			description: `${details.where} was not sent again: the service refused every request of this run for a whole retry budget (${policy.maxRateLimited} rate-limited answers or ${policy.maxTotalWaitMs / 1000} s of waiting), so the run's other requests were not retried one by one. Run it again once the service accepts requests.`,
-			httpCode: '429',
+			message: rateLimited
+				? 'The Messaging service is rate limiting requests (the run stopped retrying)'
+				: `The Messaging service failed (${status ?? 'no answer'}) (the run stopped retrying)`,
+			description: `${details.where} was not sent again: the service ${rateLimited ? 'refused' : 'failed'} every request of this run for a whole retry budget (${budget}), so the run's other requests were not retried one by one. Run it again once the service ${rateLimited ? 'accepts requests' : 'answers'}.`,
+			httpCode: status === undefined ? undefined : String(status),
 		},
-		{ status: 429, refusal: 'run' },
+		{ status, refusal: 'run' },
 	);
 }

@@ -18,6 +18,7 @@ import {
 	decideRetry,
 	DEFAULT_RETRY,
 	type Attempts,
+	type Failure,
 	type RetryDecision,
 	type RetryPolicy,
 } from './retry';
@@ -110,7 +111,7 @@ export async function messagingApiRequest(
 				throughRefusal: options.throughRefusal,
 			});
 		} catch (error) {
-			if (error instanceof RunStopped) throw runRefusedError(errorContext, policy);
+			if (error instanceof RunStopped) throw runRefusedError(errorContext, policy, error.status);
 			throw error;
 		}
 		firstSentAt ??= turn.startedAt;
@@ -147,11 +148,13 @@ export async function messagingApiRequest(
 		const decision = withinDeadline(
 			decideRetry(request.method, failure, attempts, policy),
 			options,
+			failure.status === 429,
 		);
 		if (failure.status === 429) attempts.rateLimited += 1;
 		else attempts.failures += 1;
 		if (!decision.retry) {
-			if (failure.status === 429 && decision.reason === 'exhausted') pacer.gaveUp(firstSentAt);
+			if (decision.reason === 'exhausted' && isServiceFault(failure))
+				pacer.gaveUp(firstSentAt, failure.status);
 			const response = 'response' in outcome ? outcome.response : undefined;
 			const error = requestError(failure, response?.body, {
 				...errorContext,
@@ -183,6 +186,11 @@ function answerOf({ statusCode: status, headers, body }: RawResponse): Answer {
 	return { status, headers, body };
 }
 
+/** A failure of the service rather than of the request: a 429, a 5xx, or no answer. */
+function isServiceFault({ kind, status }: Failure): boolean {
+	return kind === 'timeout' || kind === 'dropped' || status === 429 || (status ?? 0) >= 500;
+}
+
 /** One attempt's timeout: the request's, cut to its deadline if it has one. */
 function attemptTimeoutMs(timeoutMs: number, { deadline }: RequestOptions): number {
 	return deadline === undefined
@@ -190,12 +198,26 @@ function attemptTimeoutMs(timeoutMs: number, { deadline }: RequestOptions): numb
 		: Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
 }
 
-/** A retry that would start past the request's deadline is not made: the request gives up. */
-function withinDeadline(decision: RetryDecision, { deadline }: RequestOptions): RetryDecision {
-	if (!decision.retry || deadline === undefined || Date.now() + decision.delayMs < deadline)
-		return decision;
+/**
+ * A retry that would start past the request's deadline is not made: the request gives up. A 429's wait
+ * is cut instead, so its last try comes before the deadline with time for an answer: a rate limit only
+ * spaces a wait for a reply, it never ends it. docs/pacing.md#bounds
+ */
+function withinDeadline(
+	decision: RetryDecision,
+	{ deadline }: RequestOptions,
+	rateLimited: boolean,
+): RetryDecision {
+	if (!decision.retry || deadline === undefined) return decision;
+	const now = Date.now();
+	if (now + decision.delayMs < deadline) return decision;
+	const lastTry = deadline - Math.min(LAST_TRY_MS, (deadline - now) / 2);
+	if (rateLimited && lastTry > now) return { ...decision, delayMs: Math.floor(lastTry - now) };
 	return { retry: false, reason: 'deadline' };
 }
+
+/** Under a deadline, a rate-limited request's last try leaves this long (or half what is left) for its answer. */
+const LAST_TRY_MS = 1_000;
 
 /**
  * A 429 wait of up to this long lends the item's place to the next item: Retry-After in whole seconds

@@ -83,9 +83,9 @@ export interface Answer {
 	body?: unknown;
 }
 
-/** A turn refused because the run's storm ended it (Pacer.refusingRun). */
+/** A turn refused because the run's storm ended it (Pacer.refusingRun); `status`: the storm's. */
 export class RunStopped extends Error {
-	constructor() {
+	constructor(readonly status: number | undefined) {
 		super('The run stopped retrying');
 	}
 }
@@ -131,7 +131,7 @@ export class Pacer {
 		let waitedMs = 0;
 		for (;;) {
 			signal?.throwIfAborted();
-			if (stopped()) throw new RunStopped();
+			if (stopped()) throw new RunStopped(this.refusal.status);
 			let reserved = this.takeTurn();
 			try {
 				for (; reserved.wait > 0; reserved = this.resume(reserved)) {
@@ -140,7 +140,7 @@ export class Pacer {
 					await sleep(reserved.wait, signal);
 					waitedMs += reserved.wait;
 				}
-				if (stopped()) throw new RunStopped();
+				if (stopped()) throw new RunStopped(this.refusal.status);
 			} catch (error) {
 				this.abandonTurn(reserved); // cancelled, late or stopped while waiting: given up, not taken
 				throw error;
@@ -232,9 +232,9 @@ export class Pacer {
 		this.announcedLimits.endReservation();
 	}
 
-	/** A request first sent at `firstSentAt` spent its retry budget on 429s (see RunRefusal). */
-	gaveUp(firstSentAt: number): void {
-		this.refusal.gaveUp(firstSentAt);
+	/** A request first sent at `firstSentAt` spent its retry budget on faults (see RunRefusal). */
+	gaveUp(firstSentAt: number, status?: number): void {
+		this.refusal.gaveUp(firstSentAt, status);
 	}
 
 	/** Whether the service refused the whole run for a whole retry budget: its requests stop. */

@@ -97,7 +97,11 @@ export function decideRetry(
 		return { retry: false, reason: 'exhausted' };
 	}
 	const firstDrop = failure.kind === 'dropped' && count === 1;
-	const delayMs = failure.retryAfterMs ?? (firstDrop ? 0 : backoffMs(count, policy, random));
+	let delayMs = failure.retryAfterMs ?? (firstDrop ? 0 : backoffMs(count, policy, random));
+	// A hint the same request already waited out and was refused again proved too short (a window
+	// still closed after `Retry-After: 0`): from then on the backoff is its floor. docs/pacing.md#bounds
+	if (rateLimited && count > 1 && failure.retryAfterMs !== undefined)
+		delayMs = Math.max(delayMs, backoffMs(count, policy, random));
 	if (attempts.waitedMs + delayMs > policy.maxTotalWaitMs)
 		return { retry: false, reason: 'exhausted' };
 	return { retry: true, delayMs, rateLimited };
