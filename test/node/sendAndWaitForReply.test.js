@@ -253,6 +253,22 @@ describe('Send and Wait for Reply', () => {
 		}
 	});
 
+	test('one 429 with a long Retry-After on the first check only spaces the checks: the reply that came meanwhile is found within the Timeout', async () => {
+		// Before: the check's retry would have come after the wait ended, so the wait ended at once.
+		sandbox.failNext({
+			match: { method: 'GET', path: '/v1/messages' },
+			status: 429,
+			retryAfter: 60,
+			retryAfterForm: 'seconds',
+		});
+		const { items, error } = await ask({ replyTimeout: 3 }, () =>
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'S' }),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ timedOut: false, reply: { message: 'S' } });
+		expect(checks()[0].status).toBe(429);
+	}, 15_000);
+
 	test.each([
 		['every check stalls (no answer)', { stall: 'before' }],
 		[
