@@ -6,7 +6,7 @@
 import type { JsonObject } from 'n8n-workflow';
 
 import { idText } from '../shared/ids';
-import { walkPages, type FetchPage } from '../shared/paginate';
+import { walkPages, type PageFetcher as FetchPage } from '../shared/paginate';
 import {
 	fromMilliseconds,
 	unitOfTimestamp,

@@ -1,5 +1,5 @@
 /** Fetch Test Event: the newest message, read without the trigger's state. */
-import { walkPages, type FetchPage } from '../shared/paginate';
+import { walkPages, type PageFetcher as FetchPage } from '../shared/paginate';
 import { countOrder, orderShown, type OrderEvidence } from './listOrder';
 import { MAX_PAGES_PER_CHECK } from './listing';
 import { toTriggerMessage, type TriggerMessage } from './pollState';

@@ -54,7 +54,7 @@ export function nextCursor(
  * Fetches one page: the records after `cursor`, at most `limit` of them, and the service's time at its
  * answer when known (see RequestOptions.onServiceTime).
  */
-export type FetchPage = (
+export type PageFetcher = (
 	cursor: string | undefined,
 	limit: number,
 ) => Promise<{ data: IDataObject[]; hasMore: boolean; serviceTimeMs?: number }>;
@@ -138,13 +138,13 @@ export function serviceMessageExists(
 			);
 }
 
-/** The pages of `collection` through the transport, as a FetchPage. */
+/** The pages of `collection` through the transport, as a PageFetcher. */
 export function servicePages(
 	context: RequestContext,
 	collection: 'messages' | 'conversations',
 	query: ListQuery,
 	options: RequestOptions = {},
-): FetchPage {
+): PageFetcher {
 	return async (cursor, limit) =>
 		await listPage.call(context, collection, query, { cursor, limit }, options);
 }
@@ -155,7 +155,7 @@ export function servicePages(
  * stalls, or after `maxPages`.
  */
 export async function* walkPages(
-	fetchPage: FetchPage,
+	fetchPage: PageFetcher,
 	options: {
 		/** Records asked for per page; a function when it changes as the walk goes on. */
 		pageSize?: number | (() => number);
@@ -195,7 +195,7 @@ export interface Collected {
 
 /** Up to `max` records (Infinity: every page, up to `maxPages`). */
 export async function collectRecords(
-	fetchPage: FetchPage,
+	fetchPage: PageFetcher,
 	max: number,
 	maxPages = MAX_PAGES,
 ): Promise<Collected> {

@@ -23,7 +23,7 @@
 const { createLimiter, retryAfterHeaders, rateLimitHeaders } = require('../../sandbox/limiters');
 const { minimumMs, SHAPE_SETTINGS, shapeVerdict } = require('../../scripts/bench/shapes');
 const { decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
-const { parseRetryAfter } = require('../../dist/nodes/shared/transport/retryAfter');
+const { parseRetryAfter } = require('../../dist/nodes/shared/transport/headers/retryAfter');
 const { MAX_LENT_WAIT_MS } = require('../../dist/nodes/shared/transport');
 
 /** Deterministic randomness, so every run simulates the same thing. */
@@ -111,7 +111,9 @@ function simulate({
 	// `custom`: a limiter of the test's own, with the sandbox's interface (take, state, shape, forms);
 	// without a clock of its own, it is told the ms since the run began (plus the phase).
 	const since = () => clock.now - WALL_START + limiterPhase;
-	const limiter = custom ? { clock: since, ...custom } : createLimiter({ ...rateLimit, clock: since });
+	const limiter = custom
+		? { clock: since, ...custom }
+		: createLimiter({ ...rateLimit, clock: since });
 	const pacer = new Pacer({ now: () => clock.now });
 	const stats = {
 		requests,
@@ -297,7 +299,7 @@ module.exports = { simulate, benchmarkCells, verdict, seeded, virtualTime, SHAPE
 
 // `node test/harness/pacerSimulation.js [seeds]`: the matrix as a table, against the built Pacer.
 if (require.main === module) {
-	const { Pacer } = require('../../dist/nodes/shared/transport/pacer');
+	const { Pacer } = require('../../dist/nodes/shared/transport/pacing/pacer');
 	const seeds = Number(process.argv[2] ?? 3);
 	let met = 0;
 	let total = 0;

@@ -13,7 +13,7 @@
  */
 const fs = require('fs');
 const { simulate } = require('./pacerSimulation');
-const { Pacer } = require('../../dist/nodes/shared/transport/pacer');
+const { Pacer } = require('../../dist/nodes/shared/transport/pacing/pacer');
 
 const LIMITERS = [
 	{ shape: 'token-bucket', perSecond: 10, burst: 5 },

@@ -1,18 +1,20 @@
 'use strict';
-const { Pacer, MAX_INTERVAL_MS } = require('../../dist/nodes/shared/transport/pacer');
+const { Pacer, MAX_INTERVAL_MS } = require('../../dist/nodes/shared/transport/pacing/pacer');
 const {
 	parseRetryAfter,
 	retryHintMs,
-	MAX_RETRY_AFTER_MS,
+	MAX_WAIT_PER_RETRY_MS,
 	serviceNow,
-} = require('../../dist/nodes/shared/transport/retryAfter');
-const { parseRateLimitHeaders } = require('../../dist/nodes/shared/transport/rateLimitHeaders');
+} = require('../../dist/nodes/shared/transport/headers/retryAfter');
+const {
+	parseRateLimitHeaders,
+} = require('../../dist/nodes/shared/transport/headers/rateLimitHeaders');
 const {
 	countAnswer,
 	emptyLevels,
 	inFlightCap,
 	nextCap,
-} = require('../../dist/nodes/shared/transport/inFlight');
+} = require('../../dist/nodes/shared/transport/pacing/inFlight');
 const { simulate, benchmarkCells, verdict } = require('../harness/pacerSimulation');
 
 // ---------- the parsers ----------
@@ -47,11 +49,11 @@ describe('parseRetryAfter', () => {
 		).toBeUndefined();
 		expect(parseRetryAfter({ 'retry-after': new Date(NOW).toUTCString() }, NOW)).toBeUndefined();
 		expect(parseRetryAfter({ 'retry-after': '0' }, NOW)).toBe(0); // a number is the service's own word
-		expect(parseRetryAfter({ 'retry-after': '7200' }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+		expect(parseRetryAfter({ 'retry-after': '7200' }, NOW)).toBe(MAX_WAIT_PER_RETRY_MS);
 		expect(
 			parseRetryAfter({ 'retry-after': new Date(NOW + 7 * 86_400_000).toUTCString() }, NOW),
-		).toBe(MAX_RETRY_AFTER_MS);
-		expect(parseRetryAfter({ 'retry-after-ms': '99999999' }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+		).toBe(MAX_WAIT_PER_RETRY_MS);
+		expect(parseRetryAfter({ 'retry-after-ms': '99999999' }, NOW)).toBe(MAX_WAIT_PER_RETRY_MS);
 	});
 });
 
@@ -108,7 +110,7 @@ describe('retryHintMs', () => {
 		expect(retryHintMs(undefined, JSON.stringify(telegram), NOW)).toBe(35_000);
 		expect(retryHintMs({ 'retry-after': '2' }, discord, NOW)).toBe(2000);
 		expect(retryHintMs({ 'retry-after': 'soon' }, discord, NOW)).toBe(346);
-		expect(retryHintMs({}, { retry_after: 3600 }, NOW)).toBe(MAX_RETRY_AFTER_MS);
+		expect(retryHintMs({}, { retry_after: 3600 }, NOW)).toBe(MAX_WAIT_PER_RETRY_MS);
 		expect(retryHintMs({}, { errcode: 'M_LIMIT_EXCEEDED', retry_after_ms: 2000 }, NOW)).toBe(2000);
 		expect(retryHintMs({}, { retry_after: 1, parameters: { retry_after: 9 } }, NOW)).toBe(1000);
 		expect(retryHintMs({}, { ok: false, parameters: { retry_after: 9 } }, NOW)).toBe(9000);
@@ -550,7 +552,7 @@ describe('Pacer', () => {
 		expect(wait).toBeGreaterThanOrEqual(1000);
 		expect(wait).toBeLessThanOrEqual(1000 * 1.02 + 1);
 	});
-	test('a spent quota with a far reset holds until the reset, at most MAX_RETRY_AFTER_MS', () => {
+	test('a spent quota with a far reset holds until the reset, at most MAX_WAIT_PER_RETRY_MS', () => {
 		const spent = (resetSeconds) => {
 			const { clock, pacer } = manualPacer();
 			pacer.takeTurn().wait;
@@ -563,7 +565,7 @@ describe('Pacer', () => {
 			return pacer.takeTurn().wait;
 		};
 		expect(spent(30)).toBe(30_000);
-		expect(spent(7200)).toBe(MAX_RETRY_AFTER_MS);
+		expect(spent(7200)).toBe(MAX_WAIT_PER_RETRY_MS);
 		// OpenAI's form: a spent request budget waits one request's share of its reset (12.5 s for 1 a minute
 		// but not 60 s for 500 a minute: that one is paced by its 429s), or the whole reset with no limit named.
 		const openAi = (limit, reset) => {
@@ -911,7 +913,7 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		expect(pacer.takeTurn().wait).toBeGreaterThan(900); // its third is not
 	});
 	test('a turn acquire() refuses (past its deadline, or cancelled while waiting) no longer counts against a named window', async () => {
-		const { DeadlineReached } = require('../../dist/nodes/shared/transport/pacer');
+		const { DeadlineReached } = require('../../dist/nodes/shared/transport/pacing/pacer');
 		for (const refusal of ['deadline', 'cancelled']) {
 			const { clock, pacer } = manualPacer();
 			const window = { ratelimit: 'limit=2, remaining=2, reset=1', 'ratelimit-policy': '2;w=1' };
@@ -1046,14 +1048,14 @@ describe("the benchmark's rate-limit matrix against the sandbox's limiters, in v
 			expect(s.reserves).toBeGreaterThanOrEqual(s.answers);
 			expect(s.reserves).toBeLessThanOrEqual(s.answers + 2 * 8);
 			expect(s.answers).toBeLessThanOrEqual(2 * 8 * 12);
-			expect(s.longestWaitMs).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS + MAX_INTERVAL_MS);
+			expect(s.longestWaitMs).toBeLessThanOrEqual(MAX_WAIT_PER_RETRY_MS + MAX_INTERVAL_MS);
 			// Each request waits at most 60 s for its retries: the first gives up after about that (a run
 			// that stops at its first error ends there), and with Continue On Fail the run ends right
 			// after it: the others stop at their next try, at the latest when their current wait ends
 			// (before, the run took about 40/8 budgets: 13-39 minutes).
 			expect(s.firstFailedMs).toBeLessThanOrEqual(90_000);
 			expect(s.elapsedMs).toBeLessThanOrEqual(
-				s.firstFailedMs + MAX_RETRY_AFTER_MS + MAX_INTERVAL_MS,
+				s.firstFailedMs + MAX_WAIT_PER_RETRY_MS + MAX_INTERVAL_MS,
 			);
 		}
 	});

@@ -13,7 +13,10 @@ const {
 	DEFAULT_RETRY,
 } = require('../../dist/nodes/shared/transport/retry');
 const { requestError, serviceErrorText } = require('../../dist/nodes/shared/transport/errors');
-const { refusalStatus, spentQuotaResetAt } = require('../../dist/nodes/shared/transport/refusals');
+const {
+	refusalStatus,
+	spentQuotaResetAt,
+} = require('../../dist/nodes/shared/transport/headers/rateLimitHeaders');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
 const isRetryable = (method, kind, status) => retryable(method, { kind, status });

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-export { DeadlineReached } from '../../shared/transport/pacer';
+export { DeadlineReached } from '../../shared/transport';
 
 /** n8n reads "canceled" in a node's error as a cancelled execution, not a failed one. */
 export const CANCELED_MESSAGE = 'The execution was canceled while waiting for a reply';

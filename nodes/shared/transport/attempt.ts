@@ -11,7 +11,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './credentials';
 import { encodeForm } from './form';
-import { countedAs, type Outcome, type RawResponse } from './outcome';
+import { countedAs, type AttemptResult, type RawResponse } from './outcome';
 import type { ApiRequest, RequestContext } from './types';
 
 /** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
@@ -59,7 +59,7 @@ export async function attempt(
 	credentials: ICredentialsDecrypted,
 	data: ICredentialDataDecryptedObject,
 	timeoutMs: number,
-): Promise<Outcome> {
+): Promise<AttemptResult> {
 	const request = context.helpers.httpRequestWithAuthentication
 		.call(
 			context,
@@ -68,13 +68,13 @@ export async function attempt(
 			{ credentialsDecrypted: { ...credentials, data: { ...data } } },
 		)
 		.then(
-			(response): Outcome => ({ response: countedAs(response as RawResponse) }),
-			(error: unknown): Outcome => ({ error, timedOut: false }),
+			(response): AttemptResult => ({ response: countedAs(response as RawResponse) }),
+			(error: unknown): AttemptResult => ({ error, timedOut: false }),
 		);
 	const answered = new AbortController();
 	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, answered.signal).then(
-		(): Outcome => ({ error: undefined, timedOut: true }),
-		(): Outcome => ({ error: undefined, timedOut: false }), // cleared: the request ended first
+		(): AttemptResult => ({ error: undefined, timedOut: true }),
+		(): AttemptResult => ({ error: undefined, timedOut: false }), // cleared: the request ended first
 	);
 	try {
 		return await Promise.race([request, deadline]);

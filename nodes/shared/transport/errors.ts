@@ -6,7 +6,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { redact } from './redact';
-import { MAX_RETRY_AFTER_MS } from './retryAfter';
+import { MAX_WAIT_PER_RETRY_MS } from './headers/retryAfter';
 import type { Failure, RetryPolicy } from './retry';
 
 /** Error texts longer than this are cut: an error message is a sentence, not a page. */
@@ -230,7 +230,7 @@ export function requestError(
 		refusal = 'quota';
 		const minutes = Math.ceil((failure.quotaResetAt - Date.now()) / 60_000);
 		message = `The Messaging service's rate limit quota is spent until ${new Date(failure.quotaResetAt).toISOString()} (in ${minutes} min)`;
-		description = `${description}. A request waits at most ${MAX_RETRY_AFTER_MS / 1000} s for a rate limit, so it was not repeated; run it again after the quota resets.`;
+		description = `${description}. A request waits at most ${MAX_WAIT_PER_RETRY_MS / 1000} s for a rate limit, so it was not repeated; run it again after the quota resets.`;
 	} else if (status === 429) {
 		refusal = 'rate-limit';
 		message = `The Messaging service is rate limiting requests${tries}`;

@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, requestError, runRefusedError } from './errors';
 import { attempt, buildHttpOptions } from './attempt';
-import { checkAnswer, failureOf, type Outcome, type RawResponse } from './outcome';
+import { checkAnswer, failureOf, type AttemptResult, type RawResponse } from './outcome';
 import { secretsOf } from './redact';
 import {
 	decideRetry,
@@ -22,15 +22,15 @@ import {
 	type RetryDecision,
 	type RetryPolicy,
 } from './retry';
-import { Pacer, RunStopped, type Answer, type Turn } from './pacer';
-import { serviceNow } from './retryAfter';
+import { Pacer, RunStopped, type Answer, type Turn } from './pacing/pacer';
+import { serviceNow } from './headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
 export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
-export { DeadlineReached, Pacer } from './pacer';
+export { DeadlineReached, Pacer } from './pacing/pacer';
 export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
@@ -117,7 +117,7 @@ export async function messagingApiRequest(
 		firstSentAt ??= turn.startedAt;
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
-		let outcome: Outcome;
+		let outcome: AttemptResult;
 		try {
 			cancelSignal?.throwIfAborted();
 			outcome = await attempt(

@@ -5,9 +5,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiError, describeBody } from './errors';
-import { refusalStatus, spentQuotaResetAt } from './refusals';
+import { refusalStatus, spentQuotaResetAt } from './headers/rateLimitHeaders';
 import type { Failure } from './retry';
-import { retryHintMs } from './retryAfter';
+import { retryHintMs } from './headers/retryAfter';
 import type { ExpectedAnswer } from './types';
 
 export interface RawResponse {
@@ -19,7 +19,7 @@ export interface RawResponse {
 	sentStatus?: number;
 }
 
-export type Outcome = { response: RawResponse } | { error: unknown; timedOut: boolean };
+export type AttemptResult = { response: RawResponse } | { error: unknown; timedOut: boolean };
 
 /** The answer with the status it counts as (refusalStatus), keeping the one the service sent. */
 export function countedAs(response: RawResponse): RawResponse {
@@ -32,7 +32,7 @@ export function countedAs(response: RawResponse): RawResponse {
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQUEST_TIMEOUT'];
 
-export function failureOf(outcome: Outcome): Failure {
+export function failureOf(outcome: AttemptResult): Failure {
 	if ('response' in outcome) {
 		const { response } = outcome;
 		return {

@@ -8,7 +8,7 @@ import type {
 
 import type { FormValue } from './form';
 import type { RetryPolicy } from './retry';
-import type { Pacer } from './pacer';
+import type { Pacer } from './pacing/pacer';
 
 export type RequestContext =
 	| IExecuteFunctions

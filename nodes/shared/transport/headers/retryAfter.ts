@@ -8,7 +8,7 @@
  */
 
 /** The longest wait a `Retry-After` may impose; a longer one (an hour, a date next week) is clamped. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+export const MAX_WAIT_PER_RETRY_MS = 60_000;
 
 export type HeaderBag = Record<string, unknown> | undefined | null;
 
@@ -69,10 +69,10 @@ export function serviceNow(headers: HeaderBag, now: number): number {
  * Malformed (negative, text, a number inside a date-like mess) gives undefined, so the caller uses its
  * own backoff; so does a date not after the service's now (it says when it was, not how long to wait:
  * repeated at once, the request would spend its retries within the second); anything above
- * MAX_RETRY_AFTER_MS is clamped to it.
+ * MAX_WAIT_PER_RETRY_MS is clamped to it.
  */
 export function parseRetryAfter(headers: HeaderBag, now: number): number | undefined {
-	const clamp = (ms: number) => Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(ms)));
+	const clamp = (ms: number) => Math.min(MAX_WAIT_PER_RETRY_MS, Math.max(0, Math.ceil(ms)));
 	const milliseconds = decimal(headerValue(headers, 'retry-after-ms'));
 	if (milliseconds !== undefined) return clamp(milliseconds);
 	const retryAfter = headerValue(headers, 'retry-after');
@@ -118,5 +118,5 @@ export function retryHintMs(headers: HeaderBag, body: unknown, now: number): num
 	const milliseconds = [object?.retry_after_ms].find(isWait);
 	const seconds = [object?.retry_after, parameters?.retry_after].find(isWait);
 	const ms = milliseconds ?? (seconds === undefined ? undefined : seconds * 1000);
-	return ms === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.ceil(ms));
+	return ms === undefined ? undefined : Math.min(MAX_WAIT_PER_RETRY_MS, Math.ceil(ms));
 }

@@ -1,5 +1,5 @@
-import { parseRateLimitHeaders } from './rateLimitHeaders';
-import { MAX_RETRY_AFTER_MS } from './retryAfter';
+import { parseRateLimitHeaders } from '../headers/rateLimitHeaders';
+import { MAX_WAIT_PER_RETRY_MS } from '../headers/retryAfter';
 
 /** A reset of a spent quota further away than this is waited for; a nearer one is too coarse to use. */
 export const RESET_RESOLUTION_MS = 2_000;
@@ -97,7 +97,7 @@ export class AnnouncedLimits {
 
 	/** Ms until the last announcement's reset (0 without one, or once it passed). */
 	resetInMs(now: number): number {
-		return Math.max(0, Math.min(MAX_RETRY_AFTER_MS, (this.announced?.resetAt ?? now) - now));
+		return Math.max(0, Math.min(MAX_WAIT_PER_RETRY_MS, (this.announced?.resetAt ?? now) - now));
 	}
 
 	/** Requests per second a named window allows (limit per window), if the service names one. */
@@ -173,14 +173,14 @@ export class AnnouncedLimits {
 					free,
 					this.accepted[this.accepted.length - 1 - room] + span - Math.min(fastestMs, span),
 				);
-			start = Math.max(start, Math.min(free, now + MAX_RETRY_AFTER_MS));
+			start = Math.max(start, Math.min(free, now + MAX_WAIT_PER_RETRY_MS));
 		}
 		const { remaining, resetAt, startedAt } = this.announced;
 		// Starts after the announcing request were not counted in its `remaining` yet.
 		const unseen = countAfter(starts, startedAt);
 		if (remaining - unseen >= 1 || start >= resetAt) return start;
 		if (resetAt - now > RESET_RESOLUTION_MS) {
-			return Math.max(start, Math.min(resetAt, now + MAX_RETRY_AFTER_MS));
+			return Math.max(start, Math.min(resetAt, now + MAX_WAIT_PER_RETRY_MS));
 		}
 		const lastStart = starts.length > 0 ? starts[starts.length - 1] : -Infinity;
 		return perWindow ? Math.max(start, lastStart + windowMs / limit) : start;

@@ -2,10 +2,9 @@ import { sleep } from 'n8n-workflow';
 
 import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
-import { RunRefusal } from './runRefusal';
-import { DEFAULT_RETRY } from './retry';
+import { DEFAULT_RETRY } from '../retry';
 import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
-import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
+import { MAX_WAIT_PER_RETRY_MS, retryHintMs } from '../headers/retryAfter';
 
 /**
  * The pace shared by the concurrent requests of one node run. A request takes one handle:
@@ -22,7 +21,7 @@ import { MAX_RETRY_AFTER_MS, retryHintMs } from './retryAfter';
  * - A cap on requests in flight is not a rate (InFlightGate); its 429s are the cap's news.
  * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits).
  * - A storm that does not clear ends the run (RunRefusal).
- * - Every wait is bounded (MAX_RETRY_AFTER_MS, MAX_INTERVAL_MS, MAX_HOLD_MS).
+ * - Every wait is bounded (MAX_WAIT_PER_RETRY_MS, MAX_INTERVAL_MS, MAX_HOLD_MS).
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */
@@ -263,7 +262,7 @@ export class Pacer {
 			// the run under them from here on, and this says nothing of the pace.
 			if (this.announcedLimits.sentBlind(info.startedAt, now)) return;
 			const asked = Math.min(
-				MAX_RETRY_AFTER_MS,
+				MAX_WAIT_PER_RETRY_MS,
 				retryHintMs(info.headers, info.body, now) ??
 					Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1)),
 			);
@@ -292,5 +291,37 @@ export class Pacer {
 	/** Long enough for the requests in flight to answer, and for one start at the new pace. */
 	private briefHoldMs(): number {
 		return Math.max(this.latencyMs, 1000 / this.estimate.rate);
+	}
+}
+
+/**
+ * Whether the service refused a whole run: a request spent its retry budget on service faults (429s,
+ * 5xx, no answer) while the service served nothing of the run since that request was first sent (a
+ * storm that does not clear). The run's other requests then stop instead of each spending a budget of
+ * its own, so the run ends after one budget, not one per item. Pure: the times are the caller's.
+ */
+export class RunRefusal {
+	/** When the service last served a request of the run (any answer but a 429 or a 5xx). */
+	private lastServedAt = -Infinity;
+	private refused = false;
+	/** The status of the fault that stopped the run (undefined: no answer came). */
+	status: number | undefined;
+
+	/** An answer: one that served the request lifts the refusal. */
+	answered(status: number, now: number): void {
+		if (status === 429 || status >= 500) return;
+		this.lastServedAt = now;
+		this.refused = false;
+	}
+
+	/** A request first sent at `firstSentAt` spent its retry budget on faults, the last one `status`. */
+	gaveUp(firstSentAt: number, status?: number): void {
+		if (this.lastServedAt >= firstSentAt) return;
+		this.refused = true;
+		this.status = status;
+	}
+
+	get active(): boolean {
+		return this.refused;
 	}
 }
