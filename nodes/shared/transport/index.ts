@@ -1,10 +1,10 @@
 /**
- * Every request of the package goes through `messagingApiRequest`: build the request, make one
- * attempt, decide (return the answer, retry, or fail with a readable error). The concerns live in
- * their own modules: url (addresses and encoding), form (bodies), pacer and retryAfter (the shared
- * pace learned from the service's answers), outcome (what an attempt came to), retry (the pure retry
- * decision), errors and redact (readable errors without secrets), credentials; attempt makes one
- * attempt (a place in flight, one bounded HTTP request).
+ * Every request of the package goes through `messagingApiRequest`: build it, then per attempt acquire
+ * a turn of the run's pace, attempt, release the turn with the answer, decide (return the answer,
+ * retry, or fail with a readable error). The concerns live in their own modules: url and form (the
+ * request), pacing/ (the run's pace, docs/pacing.md), headers/ (what a service's answer says of its
+ * limits), attempt (one bounded HTTP request), outcome (what it came to), retry (the pure retry
+ * decision), errors and redact (readable errors without secrets), credentials.
  */
 import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, requestError, runRefusedError } from './errors';
 import { attempt, buildHttpOptions } from './attempt';
-import { checkAnswer, failureOf, type AttemptResult, type RawResponse } from './outcome';
+import { checkAnswer, failureOf, type AttemptResult } from './outcome';
 import { secretsOf } from './redact';
 import {
 	decideRetry,
@@ -22,7 +22,7 @@ import {
 	type RetryDecision,
 	type RetryPolicy,
 } from './retry';
-import { Pacer, RunStopped, type Answer, type Turn } from './pacing/pacer';
+import { Pacer, RunStopped } from './pacing/pacer';
 import { serviceNow } from './headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
@@ -48,12 +48,82 @@ export async function messagingApiRequest(
 	request: ApiRequest,
 	options: RequestOptions = {},
 ): Promise<IDataObject> {
-	const { itemIndex } = options;
 	const policy = options.retry ?? transportDefaults.retry;
+	const built = await build(this, request, options);
+	const { where, node, itemIndex, secrets } = built.errorContext;
+	const pacer = options.pacer ?? new Pacer();
+	// Every wait ends at once when the execution is cancelled.
+	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
+	let droppedBefore = false;
+	let firstSentAt: number | undefined;
+	for (;;) {
+		const turn = await pacer
+			.acquire({ signal, deadline: options.deadline, throughRefusal: options.throughRefusal })
+			.catch((error: unknown) => {
+				if (error instanceof RunStopped)
+					throw runRefusedError(built.errorContext, policy, error.status);
+				throw error;
+			});
+		firstSentAt ??= turn.startedAt;
+		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
+		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
+		let result: AttemptResult;
+		try {
+			signal?.throwIfAborted();
+			const timeoutMs = attemptTimeoutMs(built.errorContext.timeoutMs, options);
+			result = await attempt(this, built.httpOptions, built.credentials, built.data, timeoutMs);
+		} catch (error) {
+			turn.release();
+			throw error;
+		}
+		const response = 'response' in result ? result.response : undefined;
+		turn.release(response && { status: response.statusCode, ...response });
+
+		if (response && response.statusCode >= 200 && response.statusCode < 300) {
+			options.onServiceTime?.(serviceNow(response.headers, Date.now()));
+			return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
+		}
+		if (response?.statusCode === 404 && request.method === 'DELETE' && droppedBefore) return {}; // an earlier attempt, cut off before its answer, did delete it
+		const failure = failureOf(result);
+		droppedBefore ||= failure.kind === 'dropped' || failure.kind === 'timeout';
+		const rateLimited = failure.status === 429;
+		const decision = withinDeadline(
+			decideRetry(request.method, failure, attempts, policy),
+			options,
+			rateLimited,
+		);
+		if (rateLimited) attempts.rateLimited += 1;
+		else attempts.failures += 1;
+		if (!decision.retry) {
+			if (decision.reason === 'exhausted' && isServiceFault(failure))
+				pacer.gaveUp(firstSentAt, failure.status);
+			const error = requestError(failure, response?.body, {
+				...built.errorContext,
+				attempts: attempts.failures + attempts.rateLimited,
+				retryable: decision.reason !== 'not-retryable',
+				location: response ? describeLocation(response.headers.location, built.url) : undefined,
+				sentStatus: response?.sentStatus,
+			});
+			error.deadlineReached = decision.reason === 'deadline';
+			throw error;
+		}
+		this.logger?.debug(
+			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
+		);
+		// The failed request waits alone (Retry-After, else the backoff); the run's others go on at its pace.
+		attempts.waitedMs += decision.delayMs;
+		await waitToRetry(decision.delayMs, rateLimited ? options.lane : undefined, signal);
+	}
+}
+
+/** Everything one request needs before its first attempt; a bad Base URL or path fails here. */
+async function build(context: RequestContext, request: ApiRequest, options: RequestOptions) {
+	const { itemIndex } = options;
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const data = await credentialData.call(this);
+	const data = await credentialData.call(context);
 	const secrets = secretsOf(data);
-	const node = this.getNode();
+	const node = context.getNode();
 	const baseUrl = normalizeBaseUrl(String(data.baseUrl ?? ''));
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) {
@@ -78,19 +148,12 @@ export async function messagingApiRequest(
 			{ message: (error as Error).message },
 		);
 	}
-	const httpOptions = buildHttpOptions(request, url, timeoutMs);
 	const credentials: ICredentialsDecrypted = {
 		id: node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE,
 		name: node.credentials?.[CREDENTIAL_TYPE]?.name ?? 'Messaging API',
 		type: CREDENTIAL_TYPE,
 		data,
 	};
-
-	const pacer = options.pacer ?? new Pacer();
-	// Waits between attempts end at once when the execution is cancelled.
-	const cancelSignal =
-		'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
 	const errorContext = {
 		node,
 		where,
@@ -100,90 +163,13 @@ export async function messagingApiRequest(
 		timeoutMs,
 		secrets,
 	};
-	let droppedBefore = false;
-	let firstSentAt: number | undefined;
-	for (;;) {
-		let turn: Turn;
-		try {
-			turn = await pacer.acquire({
-				signal: cancelSignal,
-				deadline: options.deadline,
-				throughRefusal: options.throughRefusal,
-			});
-		} catch (error) {
-			if (error instanceof RunStopped) throw runRefusedError(errorContext, policy, error.status);
-			throw error;
-		}
-		firstSentAt ??= turn.startedAt;
-		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
-		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
-		let outcome: AttemptResult;
-		try {
-			cancelSignal?.throwIfAborted();
-			outcome = await attempt(
-				this,
-				httpOptions,
-				credentials,
-				data,
-				attemptTimeoutMs(timeoutMs, options),
-			);
-		} catch (error) {
-			turn.release();
-			throw error;
-		}
-		turn.release('response' in outcome ? answerOf(outcome.response) : undefined);
-
-		if ('response' in outcome) {
-			const { response } = outcome;
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				options.onServiceTime?.(serviceNow(response.headers, Date.now()));
-				return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
-			}
-			if (response.statusCode === 404 && request.method === 'DELETE' && droppedBefore) {
-				return {}; // an earlier attempt, cut off before its answer, did delete it
-			}
-		}
-		const failure = failureOf(outcome);
-		droppedBefore ||= failure.kind === 'dropped' || failure.kind === 'timeout';
-		const decision = withinDeadline(
-			decideRetry(request.method, failure, attempts, policy),
-			options,
-			failure.status === 429,
-		);
-		if (failure.status === 429) attempts.rateLimited += 1;
-		else attempts.failures += 1;
-		if (!decision.retry) {
-			if (decision.reason === 'exhausted' && isServiceFault(failure))
-				pacer.gaveUp(firstSentAt, failure.status);
-			const response = 'response' in outcome ? outcome.response : undefined;
-			const error = requestError(failure, response?.body, {
-				...errorContext,
-				attempts: attempts.failures + attempts.rateLimited,
-				retryable: decision.reason !== 'not-retryable',
-				location: response ? describeLocation(response.headers.location, url) : undefined,
-				sentStatus: response?.sentStatus,
-			});
-			// For a caller with a deadline: its next try would have come after it.
-			error.deadlineReached = decision.reason === 'deadline';
-			throw error;
-		}
-		this.logger?.debug(
-			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
-		);
-		// The failed request waits alone: a 429's Retry-After, else the backoff. The run's other requests
-		// only pause as the pacer says (briefly, unless the service shows a wall).
-		attempts.waitedMs += decision.delayMs;
-		await waitToRetry(
-			decision.delayMs,
-			failure.status === 429 ? options.lane : undefined,
-			cancelSignal,
-		);
-	}
-}
-
-/** What the pacer learns from a response. */
-function answerOf({ statusCode: status, headers, body }: RawResponse): Answer {
-	return { status, headers, body };
+	return {
+		url,
+		data,
+		credentials,
+		httpOptions: buildHttpOptions(request, url, timeoutMs),
+		errorContext,
+	};
 }
 
 /** A failure of the service rather than of the request: a 429, a 5xx, or no answer. */
