@@ -84,7 +84,8 @@ export async function messagingApiRequest(
 			options.onServiceTime?.(serviceNow(response.headers, Date.now()));
 			return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
 		}
-		if (response?.statusCode === 404 && request.method === 'DELETE' && droppedBefore) return {}; // an earlier attempt, cut off before its answer, did delete it
+		// An earlier attempt, cut off before its answer, did delete it.
+		if (response?.statusCode === 404 && request.method === 'DELETE' && droppedBefore) return {};
 		const failure = failureOf(result);
 		droppedBefore ||= failure.kind === 'dropped' || failure.kind === 'timeout';
 		const rateLimited = failure.status === 429;

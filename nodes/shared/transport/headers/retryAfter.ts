@@ -51,9 +51,8 @@ const CLOCKS_AGREE_MS = 2_000;
 /**
  * The service's time now, for reading the absolute times it sends (an HTTP-date Retry-After, an epoch
  * reset): ours, unless its `Date` header shows its clock elsewhere (a host without NTP, a drifting
- * container), then its own. A service two minutes behind us said every Retry-After date was already
- * past (each refused request was repeated at once and its retries spent in a second); two minutes ahead,
- * every spent quota's reset was a minute's wait.
+ * container), then its own: read on ours, a service's clock behind makes every date past, one ahead
+ * every reset far. docs/pacing.md#bounds
  */
 export function serviceNow(headers: HeaderBag, now: number): number {
 	const served = httpDate(headerValue(headers, 'date'));
