@@ -23,14 +23,8 @@ function countAfter(list: number[], time: number, inclusive = false): number {
 }
 
 /**
- * The limits a service announces in its rate-limit headers, and the starts they allow. With a named
- * window (RateLimit-Policy `w=`), never more than `limit` starts per window, and once the announced
- * `remaining` is spent, one start per window/limit; a spent quota whose reset is more than
- * RESET_RESOLUTION_MS away holds everything until then. A reset of a second or less, rounded to whole
- * seconds, says too little to pace by as time; it is used as a count instead (freeStarts): once the
- * announced `remaining` is spent by the requests sent since, more wait for an answer (an ACK clock). A
- * bucket refills while requests travel, so that alone keeps no more than its burst in flight: answers
- * that keep finding the quota full let more go beyond it (beyondQuota).
+ * The starts a service's announced limits allow: a named window by time (earliestStart), a bare quota
+ * with a near reset as a count (freeStarts, beyondQuota). docs/pacing.md#rate-limit-headers
  */
 export class AnnouncedLimits {
 	private limit: number | undefined;

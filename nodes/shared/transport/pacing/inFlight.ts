@@ -1,10 +1,6 @@
 /**
- * A cap on requests in flight, read from the answers. Some services refuse whatever comes above N
- * requests at once, whatever the rate. Counting, at each start, our own requests in flight (itself
- * included), such a cap shows as a level with every answer accepted at or below it and most refused
- * above it: our count is hardly ever below the service's (it also holds the answers on their way back). A
- * rate limiter refuses at any level once the rate is too high, so it shows no such level, or one above
- * what the pace keeps in flight.
+ * A cap on requests in flight, read from the answers per level of requests in flight at each start: a
+ * cap shows as an edge (accepted up to it, refused above), a rate limit does not. docs/pacing.md
  */
 
 /** Levels counted; a start with more in flight counts at this level. */

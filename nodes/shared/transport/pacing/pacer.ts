@@ -7,21 +7,9 @@ import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
 import { MAX_WAIT_PER_RETRY_MS, retryHintMs } from '../headers/retryAfter';
 
 /**
- * The pace shared by the concurrent requests of one node run. A request takes one handle:
- * `const turn = await pacer.acquire({ signal, deadline }); … turn.release(answer)`. Beneath it the pace
- * is pure: it only sees the clock it is given (epoch milliseconds) and the answers it is told about
- * (takeTurn, resume, quotaHoldMs, admit, onResponse, release: what the tests and the simulation drive).
- * docs/pacing.md explains each rule and what was measured; in short:
- *
- * - A service that never limits costs nothing: no spacing, no hold, every turn's wait is 0.
- * - Retry-After is when to retry the refused request, not the spacing: the pace is learned from the
- *   answers (RateEstimate), one decrease per 429 event, then growth and probes; at an event the starts
- *   pause about one round trip and one probe goes alone; a probe refused again meets a wall, and the
- *   pause doubles, never past the service's moment.
- * - A cap on requests in flight is not a rate (InFlightGate); its 429s are the cap's news.
- * - Rate-limit headers keep the run under the limit before any 429 (AnnouncedLimits).
- * - A storm that does not clear ends the run (RunRefusal).
- * - Every wait is bounded (MAX_WAIT_PER_RETRY_MS, MAX_INTERVAL_MS, MAX_HOLD_MS).
+ * The pace shared by the requests of one node run, taken as one handle: `const turn = await
+ * pacer.acquire({ signal, deadline }); … turn.release(answer)`. Beneath it the pace is pure (the clock
+ * it is given, the answers it is told): the steps the tests and the simulation drive. docs/pacing.md
  */
 
 /** Without Retry-After, a wall is assumed to stand this long, doubling per refused probe up to MAX_HOLD_MS. */

@@ -16,10 +16,8 @@ const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
 
 /**
- * The Pacer's estimate of the service's rate, pure: Infinity until the first 429 event; at an event
- * it drops to what the service accepted in the last HORIZON_MS, then to the share of the requests in
- * flight at the event that were accepted (their cohort); successes raise it again. When starts pause
- * and which start probes is the Pacer's business.
+ * The service's rate as the answers show it: Infinity until the first 429 event, then what it accepted
+ * (the last second, then the share of the event's cohort), raised again by successes. docs/pacing.md
  */
 export class RateEstimate {
 	/** Requests per second; Infinity until the first 429. */
