@@ -68,17 +68,16 @@ export async function messagingApiRequest(
 		firstSentAt ??= turn.startedAt;
 		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
-		let result: AttemptResult;
+		let result: AttemptResult | undefined;
 		try {
 			signal?.throwIfAborted();
 			const timeoutMs = attemptTimeoutMs(built.errorContext.timeoutMs, options);
 			result = await attempt(this, built.httpOptions, built.credentials, built.data, timeoutMs);
-		} catch (error) {
-			turn.release();
-			throw error;
+		} finally {
+			const answered = result && 'response' in result ? result.response : undefined;
+			turn.release(answered && { status: answered.statusCode, ...answered });
 		}
 		const response = 'response' in result ? result.response : undefined;
-		turn.release(response && { status: response.statusCode, ...response });
 
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			options.onServiceTime?.(serviceNow(response.headers, Date.now()));

@@ -120,6 +120,7 @@ export class Pacer {
 			signal?.throwIfAborted();
 			if (stopped()) throw new RunStopped(this.refusal.status);
 			let reserved = this.takeTurn();
+			let taken = false;
 			try {
 				for (; reserved.wait > 0; reserved = this.resume(reserved)) {
 					if (deadline !== undefined && this.now() + reserved.wait > deadline)
@@ -128,9 +129,10 @@ export class Pacer {
 					waitedMs += reserved.wait;
 				}
 				if (stopped()) throw new RunStopped(this.refusal.status);
-			} catch (error) {
-				this.abandonTurn(reserved); // cancelled, late or stopped while waiting: given up, not taken
-				throw error;
+				taken = true;
+			} finally {
+				// Cancelled, late or stopped while waiting: given up, not taken.
+				if (!taken) this.abandonTurn(reserved);
 			}
 			const heldMs = this.quotaHoldMs(reserved);
 			if (heldMs !== undefined) {
