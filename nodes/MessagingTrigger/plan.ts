@@ -268,7 +268,13 @@ export function plan(
 		const kinds = new Set(
 			events.events.filter((e): e is ChangeKind => e !== 'newMessage' && e !== 'newConversation'),
 		);
-		const watch = watchChanges(state?.watch, listing.window, { kinds, own });
+		const before = listing.messages.from;
+		const known = new Set(before?.recent.map(([id]) => id));
+		const watch = watchChanges(state?.watch, listing.window, {
+			kinds,
+			own,
+			isNewMessage: (m) => isNew(before, m, known),
+		});
 		if (watch.changes.length <= left) {
 			next.watch = watch.next;
 			for (const change of watch.changes) {

@@ -61,16 +61,17 @@ describe('readEventSettings: a clear error naming the option', () => {
 
 describe('watchChanges: edits and reactions in the watch window', () => {
 	const kinds = new Set(['messageEdited', 'reactionAdded', 'reactionRemoved']);
+	const isNewMessage = (m) => m.created_at > 11;
 
 	test('the first check only notes the window; later an edit and reactions by several people, one change each', () => {
-		const first = watchChanges(undefined, [msg('a', 10), msg('b', 11)], { kinds });
+		const first = watchChanges(undefined, [msg('a', 10), msg('b', 11)], { kinds, isNewMessage });
 		expect(first.changes).toEqual([]);
 		const edited = msg('a', 10, { message: 'fixed', updated_at: 20 });
 		const reacted = msg('b', 11, {
 			reactions: [{ '👍': ['ann', 'bob'] }, { '📌': ['bob'] }],
 			updated_at: 21,
 		});
-		const second = watchChanges(first.next, [edited, reacted], { kinds });
+		const second = watchChanges(first.next, [edited, reacted], { kinds, isNewMessage });
 		expect(second.changes.map((c) => c.key)).toEqual([
 			'edited:a@20',
 			'reaction+:b:👍:ann',
@@ -82,10 +83,12 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			after: { message: 'fixed' },
 		});
 		const removed = msg('b', 11, { reactions: [{ '👍': ['bob'] }], updated_at: 22 });
-		const third = watchChanges(second.next, [edited, removed], { kinds });
+		const third = watchChanges(second.next, [edited, removed], { kinds, isNewMessage });
 		expect(third.changes.map((c) => c.key)).toEqual(['reaction-:b:👍:ann', 'reaction-:b:📌:bob']);
 		// Nothing changed: nothing again.
-		expect(watchChanges(third.next, [edited, removed], { kinds }).changes).toEqual([]);
+		expect(watchChanges(third.next, [edited, removed], { kinds, isNewMessage }).changes).toEqual(
+			[],
+		);
 	});
 
 	test("the account's own edits and reactions are left out", () => {
@@ -98,13 +101,13 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 				msg('a', 10, { contact: { id: 'me' }, message: 'mine, edited', updated_at: 20 }),
 				msg('b', 11, { reactions: [{ '✅': ['me', 'ann'] }], updated_at: 20 }),
 			],
-			{ kinds, own: 'me' },
+			{ kinds, own: 'me', isNewMessage },
 		);
 		expect(next.changes.map((c) => c.key)).toEqual(['reaction+:b:✅:ann']);
 	});
 
-	test('a message newer than the last window brings its reactions as added; an older one seen first reports nothing', () => {
-		const first = watchChanges(undefined, [msg('a', 10)], { kinds });
+	test('a message sent since the last check brings its reactions as added; an older one seen first reports nothing', () => {
+		const first = watchChanges(undefined, [msg('a', 10)], { kinds, isNewMessage });
 		const next = watchChanges(
 			first.next,
 			[
@@ -112,7 +115,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 				msg('a', 10),
 				msg('new', 12, { reactions: [{ x: ['bob'] }] }),
 			],
-			{ kinds },
+			{ kinds, isNewMessage },
 		);
 		expect(next.changes.map((c) => c.key)).toEqual(['reaction+:new:x:bob']);
 	});
@@ -121,6 +124,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 		const long = 'y'.repeat(WATCHED_TEXT_CHARS + 50);
 		const first = watchChanges(undefined, [msg('a', 10, { message: long })], {
 			kinds: new Set(['reactionAdded']),
+			isNewMessage,
 		});
 		const next = watchChanges(
 			first.next,

@@ -12,8 +12,7 @@ import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
 import { burstItem, eventItem } from '../output';
 import { asRecord } from '../plan';
 import { toTriggerMessage, type TriggerMessage } from '../pollState';
-
-const NOT_ISO = { isoTimestamps: false, unitSetting: 'auto' as const };
+import { onlyNewMessages, type EventSettings } from './settings';
 
 export type ParsedKey =
 	| { kind: 'newMessage'; id: string }
@@ -90,31 +89,40 @@ async function readBurst(
 	return [...between.values()].sort((a, b) => a.created_at - b.created_at);
 }
 
-/** The records of `keys` to emit again, in order. */
+/**
+ * The records of `keys` to emit again, in order, in the shape the trigger's options give them (the
+ * timestamp unit of nested records told from their size).
+ */
 export async function readDeliveryAgain(
 	context: RequestContext,
 	keys: string[],
 	logger: Logger,
+	options: { events: EventSettings; isoTimestamps: boolean },
 ): Promise<TriggerMessage[]> {
 	const records: TriggerMessage[] = [];
+	const output = { isoTimestamps: options.isoTimestamps, unitSetting: 'auto' as const };
 	for (const key of keys) {
 		const parsed = parseKey(key);
 		let record: TriggerMessage | undefined;
 		if (parsed.kind === 'newMessage') {
-			record = await readMessage(context, parsed.id);
+			const message = await readMessage(context, parsed.id);
+			record =
+				message && !onlyNewMessages(options.events)
+					? asRecord(key, eventItem('newMessage', { message }, output))
+					: message;
 		} else if (parsed.kind === 'newConversation') {
 			const conversation = await readRecord(context, 'conversations', parsed.id);
 			if (conversation)
-				record = asRecord(key, eventItem('newConversation', { conversation }, NOT_ISO));
+				record = asRecord(key, eventItem('newConversation', { conversation }, output));
 		} else if (parsed.kind === 'messageBurst') {
 			const burst = await readBurst(context, parsed.firstId, parsed.lastId);
-			if (burst) record = asRecord(key, burstItem(burst, NOT_ISO));
+			if (burst) record = asRecord(key, burstItem(burst, output));
 		} else {
 			const message = await readMessage(context, parsed.id);
 			const fields: IDataObject & { message?: object } = { message };
 			if (parsed.kind === 'messageEdited') fields.after = { message: message?.message ?? '' };
 			else Object.assign(fields, { reaction: parsed.reaction, reactor: parsed.reactor });
-			if (message) record = asRecord(key, eventItem(parsed.kind, fields, NOT_ISO));
+			if (message) record = asRecord(key, eventItem(parsed.kind, fields, output));
 		}
 		if (record) records.push(record);
 		else logger.warn(`Messaging Trigger: what ${key} names is gone; it is not delivered again`);

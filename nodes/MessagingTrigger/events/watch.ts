@@ -23,8 +23,6 @@ export interface WatchedMessage {
 }
 
 export interface WatchState {
-	/** The newest created_at the previous check watched: a message after it is new since then. */
-	since: number | null;
 	messages: WatchedMessage[];
 }
 
@@ -85,11 +83,13 @@ export interface WatchSettings {
 	kinds: Set<ChangeKind>;
 	/** The account's own contact: its edits and reactions are not changes to report. */
 	own?: string;
+	/** Whether a message is new since the previous check (its reactions are then all new). */
+	isNewMessage: (message: TriggerMessage) => boolean;
 }
 
 /**
  * The changes between `previous` and the messages now in the window, and the window to remember. A
- * message seen for the first time reports nothing, unless it is newer than the previous window (then
+ * message seen for the first time reports nothing, unless it was sent since the previous check (then
  * its reactions are new since it was sent).
  */
 export function watchChanges(
@@ -98,7 +98,6 @@ export function watchChanges(
 	settings: WatchSettings,
 ): { changes: Change[]; next: WatchState } {
 	const before = new Map(previous?.messages.map((m) => [m.id, m]));
-	const since = previous?.since ?? null;
 	const changes: Change[] = [];
 	const ownMessage = (m: TriggerMessage) => !!settings.own && sentByOneOf(m, [settings.own]);
 	const sorted = [...window].sort((a, b) => a.created_at - b.created_at);
@@ -106,7 +105,7 @@ export function watchChanges(
 		const now = watched(message);
 		let then = before.get(message.id);
 		if (!then) {
-			if (!previous || since === null || message.created_at <= since) continue;
+			if (!previous || !settings.isNewMessage(message)) continue;
 			then = { ...now, reactions: [] };
 		}
 		// The text decides: a service may keep updated_at within one second, or move it for a reaction.
@@ -143,7 +142,5 @@ export function watchChanges(
 		diff('reactionAdded', now.reactions, had, '+');
 		diff('reactionRemoved', then.reactions, has, '-');
 	}
-	let newest = since;
-	for (const m of sorted) if (newest === null || m.created_at > newest) newest = m.created_at;
-	return { changes, next: { since: newest, messages: sorted.map(watched) } };
+	return { changes, next: { messages: sorted.map(watched) } };
 }

@@ -170,7 +170,12 @@ export class TriggerDeliveries {
 	): Promise<TriggerMessage[]> {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
-		return await readDeliveryAgain(context, delivery.ids, this.context.logger);
+		return await readDeliveryAgain(
+			context,
+			delivery.ids,
+			this.context.logger,
+			this.settings.options,
+		);
 	}
 
 	private emitDelivery(
