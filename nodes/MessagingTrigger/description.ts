@@ -56,3 +56,78 @@ export const optionsParameter: INodeProperties = {
 	default: {},
 	options: listingOptions,
 };
+
+/** Version 2: what starts the workflow. */
+export const eventsParameter: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	options: [
+		{
+			name: 'Message Edited',
+			value: 'messageEdited',
+			description: 'A message in the watch window whose text changed',
+		},
+		{ name: 'New Conversation', value: 'newConversation' },
+		{ name: 'New Message', value: 'newMessage' },
+		{
+			name: 'Reaction Added',
+			value: 'reactionAdded',
+			description: 'One item per reaction and person, on messages in the watch window',
+		},
+		{
+			name: 'Reaction Removed',
+			value: 'reactionRemoved',
+			description: 'One item per reaction and person, on messages in the watch window',
+		},
+	],
+	default: ['newMessage'],
+	description:
+		'What starts the workflow. With anything but New Message alone, every item is {event, message or conversation, ...}.',
+};
+
+const eventOptions: INodeProperties[] = [
+	{
+		displayName: 'Group Bursts',
+		name: 'groupBursts',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether messages of one conversation from one sender, each within the quiet period of the one before, are delivered as one item (their texts joined) once the sender has been quiet that long',
+	},
+	{
+		displayName: 'Maximum Wait (Seconds)',
+		name: 'maxWait',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 3600 },
+		default: 60,
+		description:
+			'Group Bursts: a burst is delivered at the latest this long after its first message',
+	},
+	{
+		displayName: 'Quiet Period (Seconds)',
+		name: 'quietPeriod',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 3600 },
+		default: 10,
+		description:
+			'Group Bursts: how long a sender must have been quiet for their burst to be delivered (plus up to one check interval)',
+	},
+	{
+		displayName: 'Watch Window (Messages)',
+		name: 'watchWindow',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 200 },
+		default: 20,
+		description:
+			'Message Edited and reactions: how many of the newest messages each check compares with the last. Changes to older messages are not seen; above the page size this costs one more request per check.',
+	},
+];
+
+/** Version 2's Options: version 1's and those of its events. */
+export const optionsParameterV2: INodeProperties = {
+	...optionsParameter,
+	options: [...listingOptions, ...eventOptions].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
+};

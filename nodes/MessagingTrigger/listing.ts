@@ -1,34 +1,23 @@
 /**
- * One check for new messages, for both node versions: list through the shared paginator from where
- * the state says, hand the listing to pollState's `advance`, and say what to emit and what to store.
- * Reads only; nothing here writes the stored state.
+ * One check's listing, for both node versions: walks the shared paginator's pages from where the state
+ * says, down to the known history, and hands what it read to plan.ts. Reads only; decides nothing and
+ * writes nothing.
  */
-import type { JsonObject } from 'n8n-workflow';
-
 import { idText } from '../shared/ids';
-import { walkPages, type PageFetcher as FetchPage } from '../shared/paginate';
+import { walkPages, type PageFetcher } from '../shared/paginate';
+import type { TimestampUnitSetting } from '../shared/timestamps';
+import { countOrder, mayStopEarly, type OrderEvidence } from './listOrder';
+import { planMessages, type MessagePlan, type PlanSettings } from './plan';
 import {
-	fromMilliseconds,
-	unitOfTimestamp,
-	type TimestampUnit,
-	type TimestampUnitSetting,
-} from '../shared/timestamps';
-import { countOrder, mayStopEarly, orderAfter, orderShown, type OrderEvidence } from './listOrder';
-import {
-	advance,
-	emptyState,
-	isNew,
-	MAX_RECENT_IDS,
-	oldestFirst,
-	oldestFirstCursor,
 	reachedKnownHistory,
+	serviceUnit,
 	toTriggerMessage,
 	type TriggerMessage,
 	type TriggerState,
 } from './pollState';
 
-/** Pages one check reads at most; a larger backlog continues at the next check. */
-export const MAX_PAGES_PER_CHECK = 200;
+/** Pages one trigger check reads at most; a larger backlog continues at the next check. */
+export const MAX_TRIGGER_PAGES_PER_CHECK = 200;
 
 export interface ListingSettings {
 	pageSize: number;
@@ -36,8 +25,6 @@ export interface ListingSettings {
 	emitExisting: boolean;
 	unitSetting: TimestampUnitSetting;
 	maxPages?: number;
-	/** New messages one check may emit at most; the others wait for the next check. */
-	maxNew?: number;
 	/**
 	 * Whether a message still exists: asked when an oldest-first listing from the cursor comes back
 	 * empty, to tell a deleted cursor from deleted messages after it. Without it, the cursor is gone.
@@ -45,35 +32,24 @@ export interface ListingSettings {
 	messageExists?: (id: string) => Promise<boolean>;
 }
 
-export interface CheckResult {
-	/** New messages, oldest first. */
-	emit: TriggerMessage[];
-	/** The state to store once the check has succeeded. */
-	next: TriggerState;
-	/** Why the listing may be incomplete (the service ignored the cursor). */
-	gap?: string;
+export interface CheckResult extends MessagePlan {
 	/** Requests made. */
 	pages: number;
-}
-
-/** The service's unit: fixed by the credential, else remembered, else shown by a message; never guessed from nothing. */
-export function resolveUnit(
-	setting: TimestampUnitSetting,
-	state: TriggerState | null,
-	listed: TriggerMessage[],
-): TimestampUnit | undefined {
-	if (setting === 'seconds' || setting === 'milliseconds') return setting;
-	if (state?.unit) return state.unit;
-	return listed.length > 0 ? unitOfTimestamp(listed[0].created_at) : undefined;
 }
 
 /** An oldest-first listing from a cursor that came back empty: the cursor always has a message after it. */
 class CursorGone extends Error {}
 
+/** The HTTP status of a failed request (the transport's error shape, read here only). */
+function statusOf(error: unknown): string | undefined {
+	return (error as { httpCode?: string } | undefined)?.httpCode;
+}
+
+/** A cursor the service refused (400, 404) or that listed nothing: listing starts again from the top. */
 function isBadCursorError(error: unknown): boolean {
 	if (error instanceof CursorGone) return true;
-	const httpCode = (error as JsonObject | undefined)?.httpCode;
-	return httpCode === '400' || httpCode === '404';
+	const status = statusOf(error);
+	return status === '400' || status === '404';
 }
 
 /** Where this check starts reading: the deepest pending segment, else an oldest-first cursor, else the top. */
@@ -84,17 +60,37 @@ function startOf(state: TriggerState | null): string | undefined {
 }
 
 /**
- * Lists what is new since `state` and computes the next state. `state` null: the first check after
- * activation. `nowMs`: the local clock, used where no answer carried the service's own time.
+ * What one check read, before anything is decided: the messages in the service's order, the order they
+ * showed, and where the walk ended. `from` is the state the walk started from (the stored one, or with
+ * its cursors dropped when the cursor turned out to be gone).
  */
-export async function checkForNew(
-	fetchPage: FetchPage,
+export interface Listing {
+	from: TriggerState | null;
+	listed: TriggerMessage[];
+	evidence: OrderEvidence;
+	finished: 'complete' | 'capped';
+	/** The service said it had nothing after the last page read. */
+	exhausted: boolean;
+	stalled: boolean;
+	pages: number;
+	/** Where the walk started, and the id of the last record it read. */
+	start?: string;
+	lastId?: string;
+	/** The service's time at its first answer, when it said it. */
+	serviceTimeMs?: number;
+}
+
+/**
+ * Lists what may be new since `state`: walks pages from where the state says, and no further than the
+ * known history. Reads only; what is new and what to store is plan.ts's.
+ */
+export async function listSince(
+	fetchPage: PageFetcher,
 	state: TriggerState | null,
 	settings: ListingSettings,
-	nowMs: number,
-): Promise<CheckResult> {
+): Promise<Listing> {
 	const start = startOf(state);
-	if (start === undefined) return await walk(fetchPage, state, settings, nowMs);
+	if (start === undefined) return await walk(fetchPage, state, settings);
 	// The message a cursor names may have been deleted: read from the top once more instead of failing for ever.
 	const restart = async (error: unknown) => {
 		if (!isBadCursorError(error)) return await Promise.reject(error);
@@ -104,25 +100,41 @@ export async function checkForNew(
 			stopAt: undefined,
 			cursor: undefined,
 		};
-		return await walk(fetchPage, restarted, settings, nowMs);
+		return await walk(fetchPage, restarted, settings);
 	};
-	return await walk(fetchPage, state, settings, nowMs).catch(restart);
+	return await walk(fetchPage, state, settings).catch(restart);
+}
+
+/**
+ * Lists what is new since `state` and computes the next state (listSince, then plan.ts's planMessages).
+ * `state` null: the first check after activation. `nowMs`: the local clock, used where no answer
+ * carried the service's own time.
+ */
+export async function checkForNew(
+	fetchPage: PageFetcher,
+	state: TriggerState | null,
+	settings: ListingSettings & Omit<PlanSettings, 'nowMs'> & { maxNew?: number },
+	nowMs: number,
+): Promise<CheckResult> {
+	const listing = await listSince(fetchPage, state, settings);
+	return {
+		...planMessages(listing, settings.maxNew, { ...settings, nowMs }),
+		pages: listing.pages,
+	};
 }
 
 async function walk(
-	servicePage: FetchPage,
+	servicePage: PageFetcher,
 	state: TriggerState | null,
 	settings: ListingSettings,
-	nowMs: number,
-): Promise<CheckResult> {
-	// The service's time at its first answer: what existed at activation is told from what is new by it.
+): Promise<Listing> {
 	let serviceTimeMs: number | undefined;
-	const fetchPage: FetchPage = async (cursor, limit) => {
+	const fetchPage: PageFetcher = async (cursor, limit) => {
 		const page = await servicePage(cursor, limit);
 		serviceTimeMs ??= page.serviceTimeMs;
 		return page;
 	};
-	const maxPages = settings.maxPages ?? MAX_PAGES_PER_CHECK;
+	const maxPages = settings.maxPages ?? MAX_TRIGGER_PAGES_PER_CHECK;
 	const start = startOf(state);
 	const listed: TriggerMessage[] = [];
 	let evidence: OrderEvidence = { rising: 0, falling: 0 };
@@ -131,6 +143,7 @@ async function walk(
 	let stopLine: Pick<TriggerState, 'settledThrough' | 'recent'> | null = state;
 	const recentIds = new Set(state?.recent.map(([id]) => id));
 	let finished: 'complete' | 'capped' = 'capped';
+	let exhausted = false;
 	let stalled = false;
 	let pages = 0;
 	let lastId: string | undefined;
@@ -154,7 +167,7 @@ async function walk(
 		lastId = idText(page.records[page.records.length - 1]?.id) ?? lastId;
 		if (!state && !settings.emitExisting && newestFirst && listed.length > 0) {
 			// First check: only the look-back window below the newest message matters.
-			const unit = resolveUnit(settings.unitSetting, null, listed)!;
+			const unit = serviceUnit(settings.unitSetting, null, listed)!;
 			const window =
 				unit === 'milliseconds' ? settings.lookBackSeconds * 1000 : settings.lookBackSeconds;
 			stopLine = { settledThrough: listed[0].created_at - window - 1, recent: [] };
@@ -165,6 +178,7 @@ async function walk(
 			!page.next
 		) {
 			finished = 'complete';
+			exhausted = !page.next;
 			stalled = page.stalled;
 			break;
 		}
@@ -183,92 +197,16 @@ async function walk(
 		// after it (one sent and unsent): only the first makes the listing start again from the top.
 		if (!(await settings.messageExists?.(start))) throw new CursorGone();
 	}
-	const unit = resolveUnit(settings.unitSetting, state, listed);
-	const inUnit = (seconds: number) => (unit === 'milliseconds' ? seconds * 1000 : seconds);
-	// Now on the service's clock when its answer showed it elsewhere: its created_at are on that clock.
-	const now = fromMilliseconds(serviceTimeMs ?? nowMs, unit ?? 'seconds');
-	// The order most adjacent pairs show; once stored, overturned only by a listing that clearly shows
-	// the other (not while a newest-first backlog is read in segments).
-	const order =
-		state?.resume || state?.stopAt
-			? (state.order ?? orderShown(evidence))
-			: orderAfter(state?.order, evidence);
-	if (stalled && state && order === 'oldest_first' && !listed.some((m) => isNew(state, m))) {
-		// Every check would read the same oldest page for ever and deliver nothing: say so, every check.
-		throw new Error(
-			'The Messaging service ignored the starting_after cursor: it lists oldest first, so messages after its first page cannot be reached and none was delivered',
-		);
-	}
-	const segments = state?.resume ?? [];
-	const known = (next: TriggerState) => {
-		if (unit) next.unit = unit;
-		if (order) next.order = order;
-		// A cursor belongs to an oldest-first listing: one that turned out newest first reads from the top.
-		if (order === 'newest_first') delete next.cursor;
-		return next;
+	return {
+		from: state,
+		listed,
+		evidence,
+		finished,
+		exhausted,
+		stalled,
+		pages,
+		start,
+		lastId,
+		serviceTimeMs,
 	};
-
-	if (finished === 'capped' && order !== 'oldest_first' && (state || settings.emitExisting)) {
-		// A newest-first backlog deeper than one check: read on downwards next time, emit from the bottom up.
-		const next = known({ ...(state ?? emptyState()), resume: [...segments, lastId!] });
-		return { emit: [], next, pages };
-	}
-
-	// Over `maxNew`: emit the oldest new ones; the rest stay unknown to the state and are read again.
-	let accepted = listed;
-	let truncated = false;
-	if (settings.maxNew !== undefined) {
-		const fresh = oldestFirst(
-			listed.filter((m) => isNew(state, m, recentIds)),
-			order,
-		);
-		if (fresh.length > settings.maxNew && (state || settings.emitExisting)) {
-			const excess = new Set(fresh.slice(settings.maxNew).map((m) => m.id));
-			accepted = listed.filter((m) => !excess.has(m.id));
-			truncated = true;
-		}
-	}
-
-	const { emit, next } = advance(state, accepted, {
-		now,
-		lookBack: inUnit(settings.lookBackSeconds),
-		maxRecentIds: MAX_RECENT_IDS,
-		emitExisting: settings.emitExisting,
-		order,
-	});
-	known(next);
-	if (truncated) {
-		// Part of what was read waits: read the same place again next time.
-		if (state?.resume) next.resume = state.resume;
-		else delete next.resume;
-		if (state?.stopAt !== undefined) next.stopAt = state.stopAt;
-		else delete next.stopAt;
-	} else if (segments.length > 0) {
-		// This segment is delivered: the one above it ends where this one started.
-		next.resume = segments.slice(0, -1);
-		next.stopAt = segments[segments.length - 1];
-		if (next.resume.length === 0) delete next.resume;
-	} else {
-		delete next.resume;
-		delete next.stopAt;
-	}
-	if (order !== 'newest_first' && !(segments.length > 0)) {
-		let cursor = oldestFirstCursor(accepted, next.settledThrough, start);
-		// A look-back window wider than one check must not hold the listing in place.
-		if (finished === 'capped' && cursor === start && !truncated) cursor = lastId;
-		if (cursor === undefined) delete next.cursor;
-		else next.cursor = cursor;
-		// A first check that could not read the whole history: what it has not read yet existed already.
-		// On the service's clock when it says its time: on ours, a service whose clock runs behind would
-		// have its first new messages taken for old ones (and one ahead, old ones for new).
-		if (finished === 'capped' && !state && !settings.emitExisting) {
-			next.existingThrough = now - 1;
-		}
-	}
-	if (finished === 'complete' && !truncated) delete next.existingThrough;
-	const gap =
-		stalled && state && listed.some((m) => isNew(state, m))
-			? 'the service did not page further (it ignored the starting_after cursor).'
-			: undefined;
-	return { emit, next, gap, pages };
 }

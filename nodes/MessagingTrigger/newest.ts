@@ -1,7 +1,7 @@
 /** Fetch Test Event: the newest message, read without the trigger's state. */
-import { walkPages, type PageFetcher as FetchPage } from '../shared/paginate';
+import { walkPages, type PageFetcher } from '../shared/paginate';
 import { countOrder, orderShown, type OrderEvidence } from './listOrder';
-import { MAX_PAGES_PER_CHECK } from './listing';
+import { MAX_TRIGGER_PAGES_PER_CHECK } from './listing';
 import { toTriggerMessage, type TriggerMessage } from './pollState';
 
 /**
@@ -9,13 +9,16 @@ import { toTriggerMessage, type TriggerMessage } from './pollState';
  * else the walk to the end (up to one check's page cap). The stored state is neither read nor written.
  */
 export async function fetchNewest(
-	fetchPage: FetchPage,
+	fetchPage: PageFetcher,
 	pageSize: number,
 ): Promise<TriggerMessage | undefined> {
 	let newest: TriggerMessage | undefined;
 	let previousLast: TriggerMessage | undefined;
 	let evidence: OrderEvidence = { rising: 0, falling: 0 };
-	for await (const page of walkPages(fetchPage, { pageSize, maxPages: MAX_PAGES_PER_CHECK })) {
+	for await (const page of walkPages(fetchPage, {
+		pageSize,
+		maxPages: MAX_TRIGGER_PAGES_PER_CHECK,
+	})) {
 		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
 		for (const m of messages) if (!newest || m.created_at > newest.created_at) newest = m;
 		evidence = countOrder(messages, previousLast, evidence);

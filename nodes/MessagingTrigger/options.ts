@@ -1,7 +1,9 @@
 /** The trigger's parameters, read once per check into one typed object. */
 import type { IDataObject, IPollFunctions, ITriggerFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE } from '../shared/paginate';
+import { readEventSettings, type EventSettings } from './events/settings';
 
 export interface TriggerOptions {
 	/** Empty: every conversation. */
@@ -11,6 +13,8 @@ export interface TriggerOptions {
 	lookBackSeconds: number;
 	pageSize: number;
 	skipOwnMessages: boolean;
+	/** Version 2's Events and their options; version 1 has new messages only. */
+	events: EventSettings;
 }
 
 export function readOptions(context: IPollFunctions | ITriggerFunctions): TriggerOptions {
@@ -22,7 +26,15 @@ export function readOptions(context: IPollFunctions | ITriggerFunctions): Trigge
 		const n = Number(value);
 		return value === undefined || value === '' || !Number.isFinite(n) ? fallback : n;
 	};
+	const events = readEventSettings(context.getNodeParameter('events', ['newMessage']), options);
+	if (typeof events === 'string') throw new NodeOperationError(context.getNode(), events);
+	if (events.events.includes('newConversation') && conversationId !== '')
+		throw new NodeOperationError(
+			context.getNode(),
+			'New Conversation watches every conversation: leave Conversation empty, or take New Conversation out of Events',
+		);
 	return {
+		events,
 		conversationId,
 		emitExisting: options.emitExisting === true,
 		isoTimestamps: options.isoTimestamps === true,

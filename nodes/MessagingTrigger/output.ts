@@ -35,3 +35,48 @@ export function noMessagesText(conversationId: string): { message: string; descr
 		description: 'Send a message, then fetch the test event again.',
 	};
 }
+
+type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };
+
+function record(value: object, settings: OutputSettings): IDataObject {
+	return settings.isoTimestamps
+		? withIsoTimestamps(value as IDataObject, settings.unitSetting)
+		: (value as IDataObject);
+}
+
+/** An event's item: `{ event, message | conversation, before?, after?, reaction?, reactor? }` (see docs/trigger-events.md). */
+export function eventItem(
+	event: string,
+	fields: { message?: object; conversation?: object } & IDataObject,
+	settings: OutputSettings,
+	extra: IDataObject = {},
+): INodeExecutionData {
+	const json: IDataObject = { event, ...fields };
+	if (fields.message) json.message = record(fields.message, settings);
+	if (fields.conversation) json.conversation = record(fields.conversation, settings);
+	return { json: { ...json, ...extra } };
+}
+
+/** A grouped burst's one item: its messages in order, their texts joined, the first and last ids. */
+export function burstItem(
+	messages: TriggerMessage[],
+	settings: OutputSettings,
+	extra: IDataObject = {},
+): INodeExecutionData {
+	const first = messages[0];
+	const last = messages[messages.length - 1];
+	return eventItem(
+		'messageBurst',
+		{
+			conversation_id: first.conversation_id as string,
+			sender: (first.contact ?? null) as IDataObject,
+			text: messages.map((m) => (typeof m.message === 'string' ? m.message : '')).join('\n'),
+			count: messages.length,
+			firstMessageId: first.id,
+			lastMessageId: last.id,
+			messages: messages.map((m) => record(m, settings)),
+		},
+		settings,
+		extra,
+	);
+}

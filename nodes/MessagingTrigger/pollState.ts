@@ -20,7 +20,13 @@
  * read downwards across checks, then emitted oldest first).
  */
 import { idText } from '../shared/ids';
-import { timestampValue, type TimestampUnit } from '../shared/timestamps';
+import type { WatchState } from './events/watch';
+import {
+	timestampValue,
+	unitOfTimestamp,
+	type TimestampUnit,
+	type TimestampUnitSetting,
+} from '../shared/timestamps';
 
 export interface TriggerMessage {
 	id: string;
@@ -53,6 +59,12 @@ export interface TriggerState {
 	stopAt?: string;
 	/** First activation on an oldest-first history longer than one check: messages up to here existed before. */
 	existingThrough?: number;
+	/** New Conversation: the conversations' own watermark, kept by the same rules as the messages'. */
+	conversations?: TriggerState;
+	/** Message Edited and reactions: the watch window as the last check saw it. */
+	watch?: WatchState;
+	/** Group Bursts: new messages accepted and not delivered yet, one array per open burst. */
+	bursts?: TriggerMessage[][];
 }
 
 export interface AdvanceSettings {
@@ -243,4 +255,15 @@ export function oldestFirstCursor(
 		else break;
 	}
 	return cursor;
+}
+
+/** The service's unit: fixed by the credential, else remembered, else shown by a message; never guessed from nothing. */
+export function serviceUnit(
+	setting: TimestampUnitSetting,
+	state: TriggerState | null,
+	listed: TriggerMessage[],
+): TimestampUnit | undefined {
+	if (setting === 'seconds' || setting === 'milliseconds') return setting;
+	if (state?.unit) return state.unit;
+	return listed.length > 0 ? unitOfTimestamp(listed[0].created_at) : undefined;
 }

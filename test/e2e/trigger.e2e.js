@@ -45,6 +45,16 @@ function triggerV2ToLog(inboxId, logId, seconds) {
 	return workflow;
 }
 
+/** A version 2 trigger with other events, logging one line per item into `logId`. */
+function eventsToLog(id, name, logId, parameters, text) {
+	const workflow = triggerV2ToLog('unused', logId, 5);
+	workflow.id = id;
+	workflow.name = name;
+	workflow.nodes[0] = { ...workflow.nodes[0], parameters };
+	workflow.nodes[1].parameters.text = text;
+	return workflow;
+}
+
 /** Deliveries recorded at the service: per message id, the attempts seen. */
 function deliveries(store, logConversation) {
 	const byId = new Map();
@@ -78,6 +88,14 @@ async function main() {
 	const { store } = sandbox;
 	const inbox = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const logConversation = store.createConversation({ contact_id: 'ct_bob' }).id;
+	const burstInbox = store.createConversation({ contact_id: 'ct_ann' }).id;
+	const eventsLog = store.createConversation({ contact_id: 'ct_bob' }).id;
+	const burstsLog = store.createConversation({ contact_id: 'ct_bob' }).id;
+	const logLines = (conversation) =>
+		store
+			.listMessages({ conversation_id: conversation })
+			.map((m) => m.message)
+			.sort();
 	console.log(`e2e: sandbox on ${sandbox.url}`);
 	const checksOfInbox = () =>
 		sandbox.requests.filter(
@@ -107,6 +125,38 @@ async function main() {
 		fs.writeFileSync(workflowFile, JSON.stringify(triggerV2ToLog(inbox, logConversation, 5)));
 		await n8n.n8nCli(USER, ['import:workflow', `--input=${workflowFile}`]);
 		await n8n.n8nCli(USER, ['publish:workflow', `--id=${WORKFLOW_ID}`]);
+		const eventWorkflows = [
+			eventsToLog(
+				'e2eTriggerEvnts1',
+				'E2E trigger v2 events',
+				eventsLog,
+				{
+					interval: 5,
+					unit: 'seconds',
+					events: ['messageEdited', 'reactionAdded', 'reactionRemoved', 'newConversation'],
+					options: {},
+				},
+				"=event|{{ $json.event }}|{{ $json.message?.id ?? $json.conversation?.id }}|{{ $json.reaction ?? '' }}|{{ $json.reactor ?? '' }}|{{ $json.after?.message ?? '' }}",
+			),
+			eventsToLog(
+				'e2eTriggerBurst1',
+				'E2E trigger v2 bursts',
+				burstsLog,
+				{
+					interval: 5,
+					unit: 'seconds',
+					events: ['newMessage'],
+					conversationId: { __rl: true, mode: 'id', value: burstInbox },
+					options: { groupBursts: true, quietPeriod: 6, maxWait: 60 },
+				},
+				"=burst {{ $json.count }} {{ $json.firstMessageId }}..{{ $json.lastMessageId }} {{ $json.text.replaceAll('\\n', '|') }}",
+			),
+		];
+		for (const workflow of eventWorkflows) {
+			fs.writeFileSync(workflowFile, JSON.stringify(workflow));
+			await n8n.n8nCli(USER, ['import:workflow', `--input=${workflowFile}`]);
+			await n8n.n8nCli(USER, ['publish:workflow', `--id=${workflow.id}`]);
+		}
 
 		app = await n8n.startN8n(USER);
 		console.log(`e2e: n8n started on ${app.url} (${elapsed()})`);
@@ -117,6 +167,53 @@ async function main() {
 			await sleep(20_500);
 			const checks = checksOfInbox() - from;
 			assert.ok(checks >= 3 && checks <= 5, `${checks} checks in 20.5 s`);
+		});
+
+		await check(
+			'events: an edit, a reaction added and removed, a new conversation each reach the workflow once',
+			async () => {
+				const target = store.sendMessage('ct_ann', {
+					conversation_id: burstInbox,
+					message: 'helo',
+				}).id;
+				await sleep(6_000); // one check sees the message as it was
+				store.updateMessage(target, { message: 'hello' });
+				store.updateMessage(target, { reactions: { '👍': ['ct_bob'] } });
+				const conversation = store.createConversation({ contact_id: 'ct_bob' }).id;
+				const wanted = [
+					`event|messageEdited|${target}|||hello`,
+					`event|newConversation|${conversation}|||`,
+					`event|reactionAdded|${target}|👍|ct_bob|`,
+				];
+				await waitFor(
+					'the events',
+					() => wanted.every((l) => logLines(eventsLog).includes(l)),
+					30_000,
+				);
+				store.updateMessage(target, { reactions: '' });
+				wanted.push(`event|reactionRemoved|${target}|👍|ct_bob|`);
+				await waitFor('the removal', () => logLines(eventsLog).length === 4, 30_000);
+				await sleep(6_000);
+				assert.deepEqual(logLines(eventsLog), wanted.sort());
+			},
+		);
+
+		await check('Group Bursts: 5 fragments typed 1 s apart give one execution', async () => {
+			const sent = performance.now();
+			const fragments = ['hi', 'I have a problem', 'with my order', '#1234', 'it never came'];
+			const ids = [];
+			for (const text of fragments) {
+				ids.push(store.sendMessage('ct_ann', { conversation_id: burstInbox, message: text }).id);
+				await sleep(1_000);
+			}
+			await waitFor('the burst', () => logLines(burstsLog).some((l) => l.includes(ids[0])), 40_000);
+			const latency = Math.round(performance.now() - sent - 4_000);
+			await sleep(8_000);
+			const lines = logLines(burstsLog).filter((l) => !l.includes(' helo'));
+			assert.deepEqual(lines, [`burst 5 ${ids[0]}..${ids[4]} ${fragments.join('|')}`]);
+			console.log(
+				`       burst delivered ${latency} ms after its last fragment (quiet period 6 s, checks every 5 s)`,
+			);
 		});
 
 		await check(

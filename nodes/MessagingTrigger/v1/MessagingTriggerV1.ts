@@ -13,14 +13,14 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { searchConversations } from '../../shared/listSearch';
-import { serviceMessageExists, servicePages } from '../../shared/paginate';
+import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
-import { checkForNew } from '../listing';
+import { checkEvents } from '../events/check';
+import { NEW_MESSAGES_ONLY } from '../events/settings';
 import { fetchNewest } from '../newest';
 import { listQuery, readOptions } from '../options';
-import { gapWarning, messageItems, noMessagesText } from '../output';
-import { messagesToDeliver } from '../ownContact';
+import { messageItems, noMessagesText } from '../output';
 import { isTriggerState } from '../pollState';
 
 /**
@@ -72,21 +72,18 @@ export class MessagingTriggerV1 implements INodeType {
 		try {
 			const staticData = this.getWorkflowStaticData('node');
 			const stored = isTriggerState(staticData.state) ? staticData.state : null;
-			const check = await checkForNew(
-				fetchPage,
-				stored,
-				{ ...options, unitSetting, messageExists: serviceMessageExists(this) },
-				Date.now(),
-			);
-			const { delivered, next, gap } = await messagesToDeliver.call(this, check, {
-				skipOwnMessages: options.skipOwnMessages,
-				configured: credentials.ownContactId,
+			const { deliveries, nextState } = await checkEvents(this, stored, {
+				options,
+				events: NEW_MESSAGES_ONLY,
+				unitSetting,
+				configuredOwn: credentials.ownContactId,
+				nowMs: Date.now(),
 			});
 
 			// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
-			staticData.state = next;
-			if (delivered.length === 0) return null;
-			return [messageItems(delivered, output, gapWarning(gap))];
+			staticData.state = nextState;
+			if (deliveries.length === 0) return null;
+			return [deliveries.flatMap((d) => d.items)];
 		} finally {
 			pollsInProgress.delete(pollKey);
 		}

@@ -14,7 +14,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { searchConversations } from '../../shared/listSearch';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
-import { conversationParameter, optionsParameter } from '../description';
+import { conversationParameter, eventsParameter, optionsParameterV2 } from '../description';
 import { fetchNewest } from '../newest';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
@@ -34,6 +34,7 @@ export class MessagingTriggerV2 implements INodeType {
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: 'messagingApi', required: true }],
 			properties: [
+				eventsParameter,
 				conversationParameter,
 				{
 					displayName: 'Check Every',
@@ -56,7 +57,7 @@ export class MessagingTriggerV2 implements INodeType {
 					default: 'seconds',
 					description: 'The unit of Check Every',
 				},
-				optionsParameter,
+				optionsParameterV2,
 			],
 		};
 	}

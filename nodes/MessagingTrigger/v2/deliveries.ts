@@ -5,12 +5,10 @@
  */
 import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 
-import { serviceMessageExists, servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
-import { checkForNew } from '../listing';
-import { listQuery } from '../options';
-import { gapWarning, messageItems } from '../output';
-import { messagesToDeliver } from '../ownContact';
+import { checkEvents } from '../events/check';
+import { readDeliveryAgain } from '../events/readAgain';
+import { messageItems } from '../output';
 import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
 import {
 	addInFlight,
@@ -33,7 +31,6 @@ import {
 } from './deliveryLedger';
 import type { LoopSettings } from './checkLoop';
 import { outcomesInProcess, rememberOutcome } from './outcomes';
-import { readMessagesAgain } from './readAgain';
 import { reportUndelivered } from './reports';
 
 export class TriggerDeliveries {
@@ -138,29 +135,31 @@ export class TriggerDeliveries {
 		const stored = isTriggerState(this.staticData.state)
 			? (this.staticData.state as TriggerState)
 			: null;
-		const check = await checkForNew(
-			servicePages(context, 'messages', listQuery(options)),
-			stored,
-			{ ...options, unitSetting, maxNew: room, messageExists: serviceMessageExists(context) },
-			Date.now(),
-		);
-		const { delivered, next, gap } = await messagesToDeliver.call(context, check, {
-			skipOwnMessages: options.skipOwnMessages,
-			configured: credentials.ownContactId,
+		const { deliveries: planned, nextState } = await checkEvents(context, stored, {
+			options,
+			events: options.events,
+			unitSetting,
+			configuredOwn: credentials.ownContactId,
+			room,
+			nowMs: Date.now(),
 		});
 		if (this.closed) return;
 
-		// 3. Write, then emit: whatever happens from here on, each message is either settled or in flight.
+		// 3. Write, then emit: whatever happens from here on, each key is either settled or in flight.
 		const deliveries = newDeliveries(
-			delivered.map((m) => m.id),
+			planned.map((d) => d.key),
 			Date.now(),
 		);
-		this.staticData.state = next;
+		this.staticData.state = nextState;
 		if (deliveries.length > 0) this.staticData.deliveries = addInFlight(this.ledger(), deliveries);
-		const byId = new Map(delivered.map((m) => [m.id, m]));
+		const byKey = new Map(planned.map((d) => [d.key, d]));
 		for (const delivery of deliveries) {
-			const messages = delivery.ids.map((id) => byId.get(id)!);
-			this.emitDelivery(delivery, messageItems(messages, output, gapWarning(gap)), messages);
+			const parts = delivery.ids.map((key) => byKey.get(key)!);
+			this.emitDelivery(
+				delivery,
+				parts.flatMap((p) => p.items),
+				parts.flatMap((p) => p.messages),
+			);
 		}
 	}
 
@@ -171,7 +170,12 @@ export class TriggerDeliveries {
 	): Promise<TriggerMessage[]> {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
-		return await readMessagesAgain(context, delivery.ids, this.context.logger);
+		return await readDeliveryAgain(
+			context,
+			delivery.ids,
+			this.context.logger,
+			this.settings.options,
+		);
 	}
 
 	private emitDelivery(

@@ -1,0 +1,100 @@
+/**
+ * One check of the trigger, for both versions: every listing and own-contact lookup first, then the
+ * pure plan (plan.ts). Reads only; the caller stores `nextState` and emits `deliveries`.
+ */
+import {
+	serviceMessageExists,
+	servicePages,
+	walkPages,
+	type PageFetcher,
+} from '../../shared/paginate';
+import type { RequestContext } from '../../shared/transport';
+import { listSince, type Listing } from '../listing';
+import { listQuery, type TriggerOptions } from '../options';
+import { learnOwnContact } from '../ownContact';
+import { plan, type CheckListing, type EventPlanSettings, type Plan } from '../plan';
+import { toTriggerMessage, type TriggerMessage, type TriggerState } from '../pollState';
+import { watchesMessages, type EventSettings } from './settings';
+
+export interface CheckSettings {
+	options: TriggerOptions;
+	events: EventSettings;
+	unitSetting: EventPlanSettings['unitSetting'];
+	/** The credential's "Your Contact ID". */
+	configuredOwn?: string;
+	/** Deliveries this check may add at most (undefined: no limit). */
+	room?: number;
+	nowMs: number;
+}
+
+function newestOf(messages: TriggerMessage[], size: number): TriggerMessage[] {
+	return [...messages].sort((a, b) => b.created_at - a.created_at).slice(0, size);
+}
+
+/**
+ * The watch window: the newest `size` messages. Taken from the check's own listing when it read the
+ * top of a newest-first list far enough (no request), or when the service lists oldest first (then
+ * only what the check read is seen); else the top of the list is read.
+ */
+async function watchWindow(
+	fetchPage: PageFetcher,
+	listing: Listing,
+	size: number,
+	pageSize: number,
+): Promise<TriggerMessage[]> {
+	const order = listing.from?.order;
+	const fromTop = listing.start === undefined && !listing.from?.resume?.length;
+	if (order === 'oldest_first' || (fromTop && (listing.listed.length >= size || listing.exhausted)))
+		return newestOf(listing.listed, size);
+	const top: TriggerMessage[] = [];
+	const limit = Math.min(pageSize, size);
+	for await (const page of walkPages(fetchPage, {
+		pageSize: limit,
+		maxPages: Math.ceil(size / limit),
+	})) {
+		top.push(...page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m));
+		if (top.length >= size) break;
+	}
+	return newestOf(top, size);
+}
+
+export async function checkEvents(
+	context: RequestContext,
+	stored: TriggerState | null,
+	settings: CheckSettings,
+): Promise<Plan> {
+	const { options, events, unitSetting } = settings;
+	const fetchPage = servicePages(context, 'messages', listQuery(options));
+	const listingSettings = { ...options, unitSetting };
+	const messages = await listSince(fetchPage, stored, {
+		...listingSettings,
+		messageExists: serviceMessageExists(context),
+	});
+	const listing: CheckListing = { messages };
+	if (events.events.includes('newConversation')) {
+		listing.conversations = await listSince(
+			servicePages(context, 'conversations', {}),
+			stored?.conversations ?? null,
+			{ ...listingSettings, emitExisting: false },
+		);
+	}
+	if (watchesMessages(events))
+		listing.window = await watchWindow(fetchPage, messages, events.watchWindow, options.pageSize);
+
+	const configured = settings.configuredOwn?.trim() || undefined;
+	const planSettings: EventPlanSettings = {
+		...options,
+		unitSetting,
+		nowMs: settings.nowMs,
+		events,
+		output: { isoTimestamps: options.isoTimestamps, unitSetting },
+		own: configured ?? messages.from?.ownContactId,
+		ownConfigured: !!configured,
+	};
+	const first = plan(stored, listing, settings.room, planSettings);
+	if (!options.skipOwnMessages || planSettings.own || first.ownCandidates.length === 0)
+		return first;
+	const learned = await learnOwnContact.call(context, first.ownCandidates);
+	if (!learned) return first;
+	return plan(stored, listing, settings.room, { ...planSettings, own: learned });
+}
