@@ -187,7 +187,14 @@ describe('Messaging Trigger v2: deliveries', () => {
 			await host.tick();
 			expect(host.executions).toHaveLength(2);
 			const [first, second] = host.executions;
-			expect(second.json).toEqual([{ ...first.json[0], redelivery: true, attempt: 2 }]);
+			expect(second.json).toEqual([
+				{
+					...first.json[0],
+					redelivery: true,
+					redeliveryReason: 'previousAttemptFailed',
+					attempt: 2,
+				},
+			]);
 			expect(second.key).toBe(first.key.replace(/:1$/, ':2'));
 			second.end('success');
 			await host.tick();
@@ -263,7 +270,47 @@ describe('Messaging Trigger v2: restarts', () => {
 			redelivered.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false, j.attempt ?? 1])),
 		).toEqual([[['while down', false, 1]], [['in flight when n8n died', true, 2]]]);
 		expect(redelivered[1].key).toBe(first.key.replace(/:1$/, ':2'));
+		// n8n tells a trigger nothing about how the dropped repeat's execution ended: the items say so.
+		expect(redelivered[1].json[0].redeliveryReason).toBe('previousOutcomeUnknown');
 		expect(Date.now() - restartedAt).toBe(0); // not one interval later
+	});
+
+	test('graceful stop while executions run: the stop waits for them and saves their end, nothing comes again', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('one');
+		await host.tick();
+		advanceServiceClock();
+		send('two');
+		await host.tick();
+		const [first, second] = host.executions;
+		const stopping = host.stop();
+		const savesBefore = host.saves;
+		first.end('success');
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(host.saves).toBe(savesBefore); // saved once, when the wait is over
+		second.end('success');
+		await stopping;
+		expect(host.savedState().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+		expect(host.duplicates).toEqual([second.key]); // the save: an emit of nothing under an existing key
+		await host.start();
+		await host.tick();
+		expect(host.executions).toHaveLength(2);
+	});
+
+	test('graceful stop: an execution still running after the wait is left in flight and comes again, marked unknown', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('slow');
+		await host.tick();
+		const stoppedAt = Date.now();
+		await host.stop();
+		expect(Date.now() - stoppedAt).toBe(25_000); // bounded, under n8n's 30 s graceful shutdown
+		expect(host.savedState().deliveries.inFlight).toHaveLength(1);
+		await host.start();
+		await host.idle(host.checksDone);
+		expect(host.executions.map((e) => e.json[0].redeliveryReason)).toEqual([
+			undefined,
+			'previousOutcomeUnknown',
+		]);
 	});
 
 	test('n8n killed within milliseconds of each emit, before the execution existed: attempts are not spent, the messages come once', async () => {
