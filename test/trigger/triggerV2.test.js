@@ -104,6 +104,28 @@ describe('Messaging Trigger v2: schedule under load and failure', () => {
 		expect(await host.tick()).toBe(5000);
 	});
 
+	test("429s asking for 120 s: the next check waits the service's whole Retry-After, not the transport's 60 s cap", async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		sandbox.failNext({
+			match: { method: 'GET', path: '/v1/messages' },
+			status: 429,
+			retryAfter: 120,
+			retryAfterForm: 'seconds',
+			times: 'always',
+		});
+		const checks = [];
+		for (let i = 0; i < 3; i++) {
+			const before = sandbox.requests.length;
+			const gap = await host.tick();
+			checks.push({ gap, requests: sandbox.requests.length - before });
+		}
+		// Each failing check: one request, a wait of 60 s inside it (the transport's cap) and its retry;
+		// then 120 s at least before the next check (before: 60 s, the cap again).
+		expect(checks.map((c) => c.requests)).toEqual([2, 2, 2]);
+		for (const { gap } of checks.slice(1)) expect(gap).toBeGreaterThanOrEqual(60_000 + 120_000);
+		sandbox.clearFaults();
+	});
+
 	test('minutes and hours are honoured; under 5 seconds is read as 5', async () => {
 		host = await createTriggerHost({ credentials, parameters: every(2, 'minutes') }).start();
 		expect(await host.tick()).toBe(120_000);

@@ -9,7 +9,7 @@ import type { TriggerOptions } from '../options';
 import { TriggerDeliveries } from './deliveries';
 import { sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
-import { nextDelay, retryAfterOf, shouldReport } from './schedule';
+import { nextDelay, serviceWaitOf, shouldReport } from './schedule';
 
 export interface LoopSettings {
 	intervalMs: number;
@@ -68,7 +68,7 @@ export class CheckLoop {
 			delay = nextDelay(this.settings.intervalMs, 0);
 		} catch (error) {
 			this.failures += 1;
-			delay = nextDelay(this.settings.intervalMs, this.failures, retryAfterOf(error));
+			delay = nextDelay(this.settings.intervalMs, this.failures, serviceWaitOf(error));
 			if (!this.closed) this.onFailure(error, delay);
 		}
 		this.context.logger.debug(`Messaging Trigger: next check in ${delay} ms`);

@@ -192,6 +192,8 @@ export function requestError(failure: Failure, body: unknown, details: ErrorCont
 	);
 	// For callers that pace themselves (the trigger's backoff): what the service last asked to wait.
 	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
+	if (failure.askedWaitMs !== undefined) error.context.askedWaitMs = failure.askedWaitMs;
+	if (failure.quotaResetAt !== undefined) error.context.quotaResetAt = failure.quotaResetAt;
 	return error;
 }
 
