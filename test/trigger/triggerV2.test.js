@@ -3,7 +3,7 @@
  * Version 2 (trigger()) through n8n-core's TriggerContext in a simulated n8n (test/harness/n8n.js):
  * the schedule, deliveries settled by donePromise, redelivery of lost executions, restarts.
  */
-const { createTriggerHost, fetchTestEvent } = require('../harness/n8n');
+const { createTriggerHost, fetchTestEvent, runMessagingNode } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 
 let sandbox;
@@ -295,6 +295,38 @@ describe('Messaging Trigger v2: restarts', () => {
 		// n8n tells a trigger nothing about how the dropped repeat's execution ended: the items say so.
 		expect(redelivered[1].json[0].redeliveryReason).toBe('previousOutcomeUnknown');
 		expect(Date.now() - restartedAt).toBe(0); // not one interval later
+	});
+
+	test('the auto-reply example through a crash after its reply: the redelivered message is not answered twice', async () => {
+		const example = require('../../examples/auto-reply.json');
+		const replyNode = example.nodes.find((n) => n.name === 'Reply');
+		// The example's Reply, run on an execution's items as n8n would run the workflow.
+		const autoReply = async (execution) =>
+			await runMessagingNode({
+				parameters: replyNode.parameters,
+				input: execution.json,
+				credentials,
+			});
+		const replies = () =>
+			sandbox.store
+				.listMessages({ conversation_id: 'conv_00000001' })
+				.filter((m) => m.message.startsWith('Hi ann'));
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('help please');
+		await host.tick();
+		const first = await autoReply(host.executions[0]);
+		expect(first.items[0].json).not.toHaveProperty('alreadySent');
+		await host.crash(); // the execution ended, but n8n died before the trigger saved that
+		await host.start();
+		await host.idle(host.checksDone);
+		const redelivered = host.executions.at(-1);
+		expect(redelivered.json[0]).toMatchObject({
+			redelivery: true,
+			redeliveryReason: 'previousOutcomeUnknown',
+		});
+		const again = await autoReply(redelivered);
+		expect(again.items[0].json).toMatchObject({ id: first.items[0].json.id, alreadySent: true });
+		expect(replies()).toHaveLength(1);
 	});
 
 	test('graceful stop while executions run: the stop waits for them and saves their end, nothing comes again', async () => {
