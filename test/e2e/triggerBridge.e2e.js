@@ -136,7 +136,7 @@ async function main() {
 			const { context, calls } = n8nTriggerContext();
 			await bridge.emitAttempt(context, [{ json: { id: 'm1' } }], 'key-1');
 			assert.equal(await bridge.emitAttempt(context, [{ json: { id: 'm1' } }], 'key-1'), 'existed');
-			assert.equal(bridge.saveStaticDataNow(context, 'key-1', context.logger), true);
+			assert.equal(bridge.saveStaticDataNow(context, 'key-1'), true);
 			await new Promise((r) => setTimeout(r, 50));
 			assert.deepEqual(calls.filter((c) => c === 'saveStaticData').length, 3);
 			assert.deepEqual(calls.filter((c) => c.startsWith('runWorkflow')).length, 3);

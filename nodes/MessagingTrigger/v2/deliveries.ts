@@ -262,8 +262,7 @@ export class TriggerDeliveries {
 	 */
 	private saveSettlements(): void {
 		if (this.unsaved === undefined) return;
-		if (saveStaticDataNow(this.context, this.unsaved, this.context.logger))
-			this.unsaved = undefined;
+		if (saveStaticDataNow(this.context, this.unsaved)) this.unsaved = undefined;
 	}
 
 	private reportExhausted(delivery: Delivery): void {

@@ -5,13 +5,7 @@
  * started here, and the adaptations to older n8n versions (feature-detected, never assumed).
  * Pinned by test/unit/n8nBridge.test.js against the installed n8n; docs/exactly-once.md has the evidence.
  */
-import type {
-	ExecutionError,
-	INodeExecutionData,
-	IRun,
-	ITriggerFunctions,
-	Logger,
-} from 'n8n-workflow';
+import type { ExecutionError, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 /**
@@ -130,14 +124,8 @@ export function emitAttempt(
 	return end;
 }
 
-/**
- * Whether n8n passes emit's fourth argument on (2.20 and later): its emit declares four parameters.
- * Set to false for the process when an emit meant only to save ran an execution after all.
- */
-let keysHonoured: boolean | undefined;
-
+/** Whether n8n passes emit's fourth argument on (2.20 and later): its emit declares four parameters. */
 export function honoursDeduplicationKeys(context: ITriggerFunctions): boolean {
-	if (keysHonoured !== undefined) return keysHonoured;
 	return typeof context.emit === 'function' && context.emit.length >= 4;
 }
 
@@ -148,30 +136,14 @@ export function honoursDeduplicationKeys(context: ITriggerFunctions): boolean {
  * execution with no items, so nothing is emitted and the state waits for the next delivery's emit.
  * Returns whether a save was started (n8n does not let it be awaited).
  */
-export function saveStaticDataNow(
-	context: ITriggerFunctions,
-	existingKey: string,
-	logger: Logger,
-): boolean {
+export function saveStaticDataNow(context: ITriggerFunctions, existingKey: string): boolean {
 	if (!honoursDeduplicationKeys(context)) return false;
-	const done = context.helpers.createDeferredPromise<IRun | undefined>();
-	done.promise.then(
-		(run) => {
-			if (run === undefined || run === null) return;
-			keysHonoured = false;
-			logger.warn(
-				'Messaging Trigger: this n8n ran an emit meant only to save the trigger state (its deduplication key was not honoured); such emits are off until n8n restarts',
-			);
-		},
-		() => {},
-	);
-	context.emit([[]], undefined, done as Parameters<ITriggerFunctions['emit']>[2], existingKey);
+	context.emit([[]], undefined, undefined, existingKey);
 	return true;
 }
 
-/** Tests only: forget what was learned about this n8n. */
+/** Tests only: forget the ends kept for the process. */
 export function resetBridgeForTests(): void {
-	keysHonoured = undefined;
 	endsInProcess.clear();
 }
 
