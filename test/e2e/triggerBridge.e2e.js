@@ -10,7 +10,11 @@
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+
+// n8n's modules read their settings on load: a user folder of their own, not the home folder.
+process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bridge-pin-'));
 const { ensureN8n, RUNTIME_DIR } = require('../../scripts/lib/n8n-runtime');
 const { buildPackage } = require('../../scripts/lib/build');
 const { createChecks } = require('../../scripts/lib/checks');
