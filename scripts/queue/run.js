@@ -591,6 +591,10 @@ async function triggerThroughFaults({
 		);
 	}
 
+	// What the executions recorded through the graceful restarts, once the last restart's first check ran.
+	await sleep(5000);
+	const seenAfterGraceful = seenRecords(service, sink);
+
 	phase = 'main-kill';
 	phaseStart['main-kill'] = executionsAt();
 	for (const [i, kind] of PLAN.kills.entries()) {
@@ -759,6 +763,30 @@ async function triggerThroughFaults({
 					`lost: ${counted.lostIds.slice(0, 20).join(', ')}\n` +
 						`the trigger's log lines (last 30 of ${said.length}):\n  ${said.slice(-30).join('\n  ')}`,
 				);
+			},
+		);
+		await check(
+			'graceful restarts redeliver nothing: the stop waited for its executions and saved their end',
+			() => {
+				const redelivered = seenAfterGraceful.filter((r) => r.redelivery);
+				assert.deepEqual(
+					redelivered.map((r) => `${r.id} x${r.execution} a${r.attempt} ${r.reason}`).slice(0, 20),
+					[],
+				);
+			},
+		);
+		await check(
+			'every redelivery says why: the last attempt failed, or its outcome is unknown to a trigger',
+			() => {
+				const reasons = new Map();
+				for (const r of seen.filter((s) => s.redelivery))
+					reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
+				console.log(`  redeliveries by reason: ${JSON.stringify(Object.fromEntries(reasons))}`);
+				for (const reason of reasons.keys())
+					assert.ok(
+						['previousAttemptFailed', 'previousOutcomeUnknown'].includes(reason),
+						`reason ${reason}`,
+					);
 			},
 		);
 		await check('every message delivered twice is marked redelivery: true', () => {

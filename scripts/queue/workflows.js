@@ -230,7 +230,7 @@ function conversationOperations() {
 
 /**
  * Trigger -> Log: one "seen" message per delivered item into the sink conversation, naming the
- * message, the execution, the item's position and whether the trigger marked it a redelivery.
+ * message, the execution, the item's position, whether the trigger marked it a redelivery and why.
  */
 function triggerToSink(version, inboxId, sinkId) {
 	const spec = TRIGGER_VERSIONS[version];
@@ -257,7 +257,9 @@ function triggerToSink(version, inboxId, sinkId) {
 					resource: 'message',
 					operation: 'send',
 					conversationId: byId(sinkId),
-					text: '=seen {{ $json.id }} x{{ $execution.id }} i{{ $itemIndex }} r{{ $json.redelivery === true }} a{{ $json.attempt ?? 1 }}',
+					text: "=seen {{ $json.id }} x{{ $execution.id }} i{{ $itemIndex }} r{{ $json.redelivery === true }} a{{ $json.attempt ?? 1 }} w{{ $json.redeliveryReason ?? '-' }}",
+					// The log's texts differ per execution: nothing to look for before sending.
+					skipIfAlreadySent: 'never',
 				},
 				credentials: credentials(),
 			},
@@ -275,7 +277,7 @@ function triggerToSink(version, inboxId, sinkId) {
 
 /** Parses a sink message written by triggerToSink's Log node. */
 function parseSeen(text) {
-	const m = /^seen (\S+) x(\S+) i(\d+) r(true|false) a(\S+)$/.exec(text);
+	const m = /^seen (\S+) x(\S+) i(\d+) r(true|false) a(\S+)(?: w(\S+))?$/.exec(text);
 	return m
 		? {
 				id: m[1],
@@ -283,6 +285,7 @@ function parseSeen(text) {
 				index: Number(m[3]),
 				redelivery: m[4] === 'true',
 				attempt: m[5],
+				reason: m[6] === undefined || m[6] === '-' ? undefined : m[6],
 			}
 		: undefined;
 }

@@ -647,11 +647,25 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		return host;
 	};
 
-	/** Graceful: n8n calls closeFunction (and saves nothing); running executions may still end. */
+	/**
+	 * Graceful: n8n calls closeFunction (and saves nothing itself); running executions may still end,
+	 * also while closeFunction waits for them (time moves on when nothing else does).
+	 */
 	host.stop = async () => {
 		const proc = host.process;
 		host.process = null;
-		await proc.response?.closeFunction?.();
+		let closed = false;
+		const closing = Promise.resolve(proc.response?.closeFunction?.()).finally(() => {
+			closed = true;
+		});
+		for (let still = 0; !closed; still++) {
+			if (still > 200 && jest.getTimerCount() > 0) {
+				still = 0;
+				await jest.advanceTimersToNextTimerAsync();
+			}
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		await closing;
 		proc.alive = false;
 	};
 
@@ -660,7 +674,7 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		const proc = host.process;
 		host.process = null;
 		proc.alive = false;
-		await proc.response?.closeFunction?.(); // only to stop its timers in this test process
+		void proc.response?.closeFunction?.(); // only to stop its timers in this test process
 	};
 
 	/**

@@ -3,7 +3,7 @@
  * Version 2 (trigger()) through n8n-core's TriggerContext in a simulated n8n (test/harness/n8n.js):
  * the schedule, deliveries settled by donePromise, redelivery of lost executions, restarts.
  */
-const { createTriggerHost, fetchTestEvent } = require('../harness/n8n');
+const { createTriggerHost, fetchTestEvent, runMessagingNode } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 
 let sandbox;
@@ -104,6 +104,28 @@ describe('Messaging Trigger v2: schedule under load and failure', () => {
 		expect(await host.tick()).toBe(5000);
 	});
 
+	test("429s asking for 120 s: the next check waits the service's whole Retry-After, not the transport's 60 s cap", async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		sandbox.failNext({
+			match: { method: 'GET', path: '/v1/messages' },
+			status: 429,
+			retryAfter: 120,
+			retryAfterForm: 'seconds',
+			times: 'always',
+		});
+		const checks = [];
+		for (let i = 0; i < 3; i++) {
+			const before = sandbox.requests.length;
+			const gap = await host.tick();
+			checks.push({ gap, requests: sandbox.requests.length - before });
+		}
+		// Each failing check: one request, a wait of 60 s inside it (the transport's cap) and its retry;
+		// then 120 s at least before the next check (before: 60 s, the cap again).
+		expect(checks.map((c) => c.requests)).toEqual([2, 2, 2]);
+		for (const { gap } of checks.slice(1)) expect(gap).toBeGreaterThanOrEqual(60_000 + 120_000);
+		sandbox.clearFaults();
+	});
+
 	test('minutes and hours are honoured; under 5 seconds is read as 5', async () => {
 		host = await createTriggerHost({ credentials, parameters: every(2, 'minutes') }).start();
 		expect(await host.tick()).toBe(120_000);
@@ -187,7 +209,14 @@ describe('Messaging Trigger v2: deliveries', () => {
 			await host.tick();
 			expect(host.executions).toHaveLength(2);
 			const [first, second] = host.executions;
-			expect(second.json).toEqual([{ ...first.json[0], redelivery: true, attempt: 2 }]);
+			expect(second.json).toEqual([
+				{
+					...first.json[0],
+					redelivery: true,
+					redeliveryReason: 'previousAttemptFailed',
+					attempt: 2,
+				},
+			]);
 			expect(second.key).toBe(first.key.replace(/:1$/, ':2'));
 			second.end('success');
 			await host.tick();
@@ -263,7 +292,79 @@ describe('Messaging Trigger v2: restarts', () => {
 			redelivered.map((e) => e.json.map((j) => [j.message, j.redelivery ?? false, j.attempt ?? 1])),
 		).toEqual([[['while down', false, 1]], [['in flight when n8n died', true, 2]]]);
 		expect(redelivered[1].key).toBe(first.key.replace(/:1$/, ':2'));
+		// n8n tells a trigger nothing about how the dropped repeat's execution ended: the items say so.
+		expect(redelivered[1].json[0].redeliveryReason).toBe('previousOutcomeUnknown');
 		expect(Date.now() - restartedAt).toBe(0); // not one interval later
+	});
+
+	test('the auto-reply example through a crash after its reply: the redelivered message is not answered twice', async () => {
+		const example = require('../../examples/auto-reply.json');
+		const replyNode = example.nodes.find((n) => n.name === 'Reply');
+		// The example's Reply, run on an execution's items as n8n would run the workflow.
+		const autoReply = async (execution) =>
+			await runMessagingNode({
+				parameters: replyNode.parameters,
+				input: execution.json,
+				credentials,
+			});
+		const replies = () =>
+			sandbox.store
+				.listMessages({ conversation_id: 'conv_00000001' })
+				.filter((m) => m.message.startsWith('Hi ann'));
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('help please');
+		await host.tick();
+		const first = await autoReply(host.executions[0]);
+		expect(first.items[0].json).not.toHaveProperty('alreadySent');
+		await host.crash(); // the execution ended, but n8n died before the trigger saved that
+		await host.start();
+		await host.idle(host.checksDone);
+		const redelivered = host.executions.at(-1);
+		expect(redelivered.json[0]).toMatchObject({
+			redelivery: true,
+			redeliveryReason: 'previousOutcomeUnknown',
+		});
+		const again = await autoReply(redelivered);
+		expect(again.items[0].json).toMatchObject({ id: first.items[0].json.id, alreadySent: true });
+		expect(replies()).toHaveLength(1);
+	});
+
+	test('graceful stop while executions run: the stop waits for them and saves their end, nothing comes again', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('one');
+		await host.tick();
+		advanceServiceClock();
+		send('two');
+		await host.tick();
+		const [first, second] = host.executions;
+		const stopping = host.stop();
+		const savesBefore = host.saves;
+		first.end('success');
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(host.saves).toBe(savesBefore); // saved once, when the wait is over
+		second.end('success');
+		await stopping;
+		expect(host.savedState().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+		expect(host.duplicates).toEqual([second.key]); // the save: an emit of nothing under an existing key
+		await host.start();
+		await host.tick();
+		expect(host.executions).toHaveLength(2);
+	});
+
+	test('graceful stop: an execution still running after the wait is left in flight and comes again, marked unknown', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		send('slow');
+		await host.tick();
+		const stoppedAt = Date.now();
+		await host.stop();
+		expect(Date.now() - stoppedAt).toBe(25_000); // bounded, under n8n's 30 s graceful shutdown
+		expect(host.savedState().deliveries.inFlight).toHaveLength(1);
+		await host.start();
+		await host.idle(host.checksDone);
+		expect(host.executions.map((e) => e.json[0].redeliveryReason)).toEqual([
+			undefined,
+			'previousOutcomeUnknown',
+		]);
 	});
 
 	test('n8n killed within milliseconds of each emit, before the execution existed: attempts are not spent, the messages come once', async () => {

@@ -1,59 +1,5 @@
 'use strict';
 const ledger = require('../../dist/nodes/MessagingTrigger/v2/deliveryLedger');
-const {
-	NodeOperationError,
-	ManualExecutionCancelledError,
-	TimeoutExecutionCancelledError,
-	SystemShutdownExecutionCancelledError,
-} = require('n8n-workflow');
-
-const node = {
-	id: 'n',
-	name: 'Messaging Trigger',
-	type: 't',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {},
-};
-const run = (status, error) => ({
-	status,
-	finished: status === 'success',
-	data: { resultData: { runData: {}, ...(error ? { error } : {}) } },
-});
-
-describe('classifyOutcome: how an execution ended, as n8n reports it through donePromise', () => {
-	test.each([
-		['success', { resolved: run('success') }, 'delivered'],
-		['waiting (a Wait node parked it)', { resolved: run('waiting') }, 'delivered'],
-		['dropped as a duplicate key (resolved with nothing)', { resolved: undefined }, 'existed'],
-		['a node error', { resolved: run('error', new NodeOperationError(node, 'boom')) }, 'failed'],
-		[
-			'a node error serialized by a worker',
-			{ resolved: run('error', { name: 'NodeApiError', message: 'x' }) },
-			'failed',
-		],
-		['stopped by hand', { rejected: new ManualExecutionCancelledError('1') }, 'failed'],
-		['timed out', { rejected: new TimeoutExecutionCancelledError('1') }, 'failed'],
-		['canceled status', { resolved: run('canceled') }, 'failed'],
-		['crashed', { resolved: run('crashed') }, 'lost'],
-		[
-			'a killed worker (error without a node)',
-			{
-				resolved: run('error', { message: 'This execution failed to be processed too many times' }),
-			},
-			'lost',
-		],
-		[
-			'cancelled by a shutdown',
-			{ rejected: new SystemShutdownExecutionCancelledError('1') },
-			'lost',
-		],
-		['never started', { rejected: new Error('database is down') }, 'lost'],
-		['an unknown status', { resolved: run('unknown') }, 'lost'],
-	])('%s', (_name, result, expected) => {
-		expect(ledger.classifyOutcome(result)).toBe(expected);
-	});
-});
 
 test('deliveries: at most 100 messages each, keys per delivery and attempt', () => {
 	const ids = Array.from({ length: 250 }, (_, i) => `m${i}`);
@@ -72,14 +18,16 @@ test('lost attempts are emitted again, then reported when spent; settled ones ar
 	let state = ledger.addInFlight(ledger.emptyLedger(), ledger.newDeliveries(['a', 'b'], 1, 1));
 	const [first, second] = state.inFlight;
 	state = ledger.settle(state, first.id);
-	state = ledger.markLost(state, second.id, 1);
-	expect(state.redeliver.map((d) => d.ids)).toEqual([['b']]);
-	expect(ledger.markLost(state, second.id, 1)).toBe(state); // an attempt no longer in flight changes nothing
+	state = ledger.markLost(state, second.id, 1, 'previousAttemptFailed');
+	expect(state.redeliver.map((d) => [d.ids, d.lostBecause])).toEqual([
+		[['b'], 'previousAttemptFailed'],
+	]);
+	expect(ledger.markLost(state, second.id, 1, 'previousAttemptFailed')).toBe(state); // an attempt no longer in flight changes nothing
 	let { retry, exhausted } = ledger.nextAttempts(state, 2);
 	expect(retry.map((d) => d.attempt)).toEqual([2]);
 	state = ledger.afterRedelivery(state, retry, exhausted);
 	expect(state.inFlight.map((d) => [d.ids, d.attempt])).toEqual([[['b'], 2]]);
-	state = ledger.markLost(state, second.id, 2);
+	state = ledger.markLost(state, second.id, 2, 'previousAttemptFailed');
 	({ retry, exhausted } = ledger.nextAttempts(state, 2));
 	expect(retry).toEqual([]);
 	expect(exhausted.map((d) => d.ids)).toEqual([['b']]);
@@ -90,7 +38,9 @@ test('after a restart, deliveries this process does not know are lost; known one
 	const state = ledger.addInFlight(ledger.emptyLedger(), ledger.newDeliveries(['a', 'b'], 1, 1));
 	const recovered = ledger.recoverAfterRestart(state, (d) => d.ids[0] === 'a');
 	expect(recovered.inFlight.map((d) => d.ids)).toEqual([['a']]);
-	expect(recovered.redeliver.map((d) => d.ids)).toEqual([['b']]);
+	expect(recovered.redeliver.map((d) => [d.ids, d.lostBecause])).toEqual([
+		[['b'], 'previousOutcomeUnknown'],
+	]);
 	expect(ledger.messagesInFlight(recovered)).toBe(2);
 });
 
@@ -100,12 +50,15 @@ test('a delivery lost with its process repeats its attempt, even the last; once 
 	state = { ...state, inFlight: [{ ...state.inFlight[0], attempt: 2 }] };
 	state = ledger.recoverAfterRestart(state, () => false);
 	let { retry, exhausted } = ledger.nextAttempts(state, 2);
-	expect(retry).toEqual([{ id, ids: ['a'], attempt: 2, firstEmittedAt: 1 }]); // same key, flag gone
+	// same key, flag gone; its items will say why it is emitted again
+	expect(retry).toEqual([
+		{ id, ids: ['a'], attempt: 2, firstEmittedAt: 1, lostBecause: 'previousOutcomeUnknown' },
+	]);
 	expect(exhausted).toEqual([]);
 	state = ledger.afterRedelivery(state, retry, exhausted);
 	expect(state.inFlight).toEqual(retry);
 	// n8n dropped the repeat: that attempt had started, so it counts.
-	state = ledger.markLost(state, id, 2);
+	state = ledger.markLost(state, id, 2, 'previousOutcomeUnknown');
 	({ retry, exhausted } = ledger.nextAttempts(state, 2));
 	expect([retry, exhausted.map((d) => d.attempt)]).toEqual([[], [2]]);
 });

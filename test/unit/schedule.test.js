@@ -3,7 +3,7 @@ const {
 	intervalMs,
 	nextDelay,
 	shouldReport,
-	retryAfterOf,
+	serviceWaitOf,
 	MAX_BACKOFF_MS,
 } = require('../../dist/nodes/MessagingTrigger/v2/schedule');
 
@@ -38,9 +38,13 @@ test('a run of failures is reported once it lasted a minute, then at most hourly
 	expect(shouldReport({ since: 0, failures: 99, lastReportAt: 60_000 }, 3_660_000)).toBe(true);
 });
 
-test('Retry-After from an error, when the transport attaches it', () => {
-	expect(retryAfterOf({ retryAfterMs: 3000 })).toBe(3000);
-	expect(retryAfterOf({ cause: { retryAfterMs: 7000 } })).toBe(7000);
-	expect(retryAfterOf({ context: { retryAfterMs: 9000 } })).toBe(9000); // NodeApiError's context
-	expect(retryAfterOf(new Error('x'))).toBeUndefined();
+test('the wait the service asked for, from an error, when the transport attaches it', () => {
+	expect(serviceWaitOf({ retryAfterMs: 3000 })).toBe(3000);
+	expect(serviceWaitOf({ cause: { retryAfterMs: 7000 } })).toBe(7000);
+	expect(serviceWaitOf({ context: { retryAfterMs: 9000 } })).toBe(9000); // NodeApiError's context
+	// The whole Retry-After, not the transport's 60 s cap for waits within a request
+	expect(serviceWaitOf({ context: { retryAfterMs: 60_000, askedWaitMs: 120_000 } })).toBe(120_000);
+	// A quota spent until a reset: until then
+	expect(serviceWaitOf({ context: { quotaResetAt: 1_000_000 } }, 400_000)).toBe(600_000);
+	expect(serviceWaitOf(new Error('x'))).toBeUndefined();
 });

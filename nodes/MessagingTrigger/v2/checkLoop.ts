@@ -4,18 +4,20 @@
  * What a check emits and how it settles is in deliveries.ts.
  */
 import type { ITriggerFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { TriggerOptions } from '../options';
 import { TriggerDeliveries } from './deliveries';
+import { sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
-import { nextDelay, retryAfterOf, shouldReport } from './schedule';
+import { nextDelay, serviceWaitOf, shouldReport } from './schedule';
 
 export interface LoopSettings {
 	intervalMs: number;
 	options: TriggerOptions;
 	/** Tests only: a shorter cap on attempts or pages. */
 	maxAttempts?: number;
+	/** Tests only: how long a stop waits for executions in flight. */
+	stopWaitMs?: number;
 }
 
 export class CheckLoop {
@@ -47,11 +49,13 @@ export class CheckLoop {
 		this.loop = this.run(first);
 	}
 
+	/** Stops checking, then waits for the executions in flight to end and saves their settlement. */
 	async stop(): Promise<void> {
 		this.closed = true;
-		this.deliveries.close();
+		this.deliveries.stopChecks();
 		this.abort.abort();
 		await this.loop;
+		await this.deliveries.close(this.settings.stopWaitMs ?? STOP_WAIT_MS);
 	}
 
 	/** One check; the wait before the next one. A failure is logged and reported, never thrown. */
@@ -64,7 +68,7 @@ export class CheckLoop {
 			delay = nextDelay(this.settings.intervalMs, 0);
 		} catch (error) {
 			this.failures += 1;
-			delay = nextDelay(this.settings.intervalMs, this.failures, retryAfterOf(error));
+			delay = nextDelay(this.settings.intervalMs, this.failures, serviceWaitOf(error));
 			if (!this.closed) this.onFailure(error, delay);
 		}
 		this.context.logger.debug(`Messaging Trigger: next check in ${delay} ms`);
@@ -87,7 +91,7 @@ export class CheckLoop {
 			this.wake = () => woken.abort();
 			try {
 				if (!this.due || this.failures > 0)
-					await sleep(delay, AbortSignal.any([this.abort.signal, woken.signal]));
+					await sleepUnlessAborted(delay, AbortSignal.any([this.abort.signal, woken.signal]));
 			} catch {
 				// closed, or woken
 			}

@@ -3,7 +3,7 @@
  * new; it writes the watermark and the deliveries into static data before it emits (n8n saves static
  * data on emit), and settles each delivery when n8n says its execution has finished.
  */
-import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { checkEvents } from '../events/check';
@@ -13,7 +13,6 @@ import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollS
 import {
 	addInFlight,
 	afterRedelivery,
-	classifyOutcome,
 	deduplicationKey,
 	emptyLedger,
 	isLedger,
@@ -27,14 +26,27 @@ import {
 	settle,
 	type Delivery,
 	type Ledger,
-	type Outcome,
 } from './deliveryLedger';
 import type { LoopSettings } from './checkLoop';
-import { outcomesInProcess, rememberOutcome } from './outcomes';
+import {
+	emitAttempt,
+	endInProcess,
+	isFinalEnd,
+	saveStaticDataNow,
+	sleepUnlessAborted,
+	type ExecutionEnd,
+} from './n8nBridge';
 import { reportUndelivered } from './reports';
 
 export class TriggerDeliveries {
+	/** No check emits any more (the activation is stopping). */
+	private stopping = false;
+	/** Ends that arrive from now on belong to the next activation. */
 	private closed = false;
+	/** Handlers of the ends this activation waits for. */
+	private readonly pending = new Set<Promise<void>>();
+	/** A settlement not yet saved to n8n's database, and the key of an execution that exists to save it under. */
+	private unsaved: string | undefined;
 	/** Messages of this activation's deliveries, so an attempt lost here is emitted again without a request. */
 	private readonly messagesOf = new Map<string, TriggerMessage[]>();
 
@@ -48,9 +60,28 @@ export class TriggerDeliveries {
 		private readonly redeliveryDue: () => void = () => {},
 	) {}
 
-	/** A closed activation leaves its deliveries to the next one (which waits on the same outcomes). */
-	close(): void {
+	/** Checks under way emit nothing more. */
+	stopChecks(): void {
+		this.stopping = true;
+	}
+
+	/**
+	 * A stopping activation waits (at most `waitMs`) for the executions of its deliveries to end and saves
+	 * their settlement, so a graceful restart redelivers nothing that finished; what is still running then
+	 * is left to the next activation (which waits on the same ends when it runs in this process).
+	 */
+	async close(waitMs: number): Promise<void> {
+		this.stopping = true;
+		if (this.pending.size > 0) {
+			const waited = new AbortController();
+			await Promise.race([
+				Promise.allSettled([...this.pending]).then(() => waited.abort()),
+				sleepUnlessAborted(waitMs, waited.signal),
+			]);
+			waited.abort();
+		}
 		this.closed = true;
+		this.saveSettlements();
 	}
 
 	private get staticData(): IDataObject {
@@ -73,13 +104,14 @@ export class TriggerDeliveries {
 	recover(): void {
 		const scope = this.scope();
 		const ledger = this.ledger();
-		const recovered = recoverAfterRestart(ledger, (d) =>
-			outcomesInProcess.has(deduplicationKey(scope, d)),
+		const recovered = recoverAfterRestart(
+			ledger,
+			(d) => endInProcess(deduplicationKey(scope, d)) !== undefined,
 		);
 		if (recovered !== ledger) this.staticData.deliveries = recovered;
 		for (const delivery of recovered.inFlight) {
-			const outcome = outcomesInProcess.get(deduplicationKey(scope, delivery));
-			if (outcome) void outcome.then((o) => this.onOutcome(delivery, o));
+			const end = endInProcess(deduplicationKey(scope, delivery));
+			if (end) this.await(delivery, end);
 		}
 	}
 
@@ -115,7 +147,7 @@ export class TriggerDeliveries {
 			}
 			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
 		}
-		if (this.closed) return;
+		if (this.stopping) return;
 		if (retry.length > 0 || exhausted.length > 0) {
 			const deliveries = resent.map((r) => r.delivery);
 			this.staticData.deliveries = afterRedelivery(this.ledger(), deliveries, exhausted);
@@ -123,7 +155,11 @@ export class TriggerDeliveries {
 			for (const { delivery, messages } of resent) {
 				if (messages.length === 0) continue;
 				const final = delivery.attempt >= (this.settings.maxAttempts ?? MAX_ATTEMPTS);
-				const marks: IDataObject = { redelivery: true, attempt: delivery.attempt };
+				const marks: IDataObject = {
+					redelivery: true,
+					redeliveryReason: delivery.lostBecause ?? 'previousOutcomeUnknown',
+					attempt: delivery.attempt,
+				};
 				if (final) marks.finalAttempt = true;
 				this.emitDelivery(delivery, messageItems(messages, output, marks), messages);
 			}
@@ -143,7 +179,7 @@ export class TriggerDeliveries {
 			room,
 			nowMs: Date.now(),
 		});
-		if (this.closed) return;
+		if (this.stopping) return;
 
 		// 3. Write, then emit: whatever happens from here on, each key is either settled or in flight.
 		const deliveries = newDeliveries(
@@ -161,6 +197,7 @@ export class TriggerDeliveries {
 				parts.flatMap((p) => p.messages),
 			);
 		}
+		if (deliveries.length === 0) this.saveSettlements();
 	}
 
 	/** The messages of a delivery to emit again: from this activation's memory, else read again by id. */
@@ -183,50 +220,53 @@ export class TriggerDeliveries {
 		items: INodeExecutionData[],
 		messages: TriggerMessage[],
 	): void {
-		const key = deduplicationKey(this.scope(), delivery);
-		const done = this.context.helpers.createDeferredPromise<IRun | undefined>();
-		const outcome: Promise<Outcome> = done.promise.then(
-			(resolved: IRun | undefined) => classifyOutcome({ resolved }),
-			(rejected: unknown) => classifyOutcome({ rejected }),
-		);
-		rememberOutcome(key, outcome);
 		this.messagesOf.set(delivery.id, messages);
-		void outcome.then((o) => this.onOutcome(delivery, o));
-		// n8n resolves donePromise with nothing when it drops the emit as a duplicate key.
-		this.context.emit([items], undefined, done as Parameters<ITriggerFunctions['emit']>[2], key);
+		// This emit saves the static data: settlements so far included.
+		this.unsaved = undefined;
+		this.await(
+			delivery,
+			emitAttempt(this.context, items, deduplicationKey(this.scope(), delivery)),
+		);
 	}
 
-	private onOutcome(delivery: Delivery, outcome: Outcome): void {
+	private await(delivery: Delivery, end: Promise<ExecutionEnd>): void {
+		const handled = end.then((e) => this.onEnd(delivery, e));
+		this.pending.add(handled);
+		void handled.finally(() => this.pending.delete(handled));
+	}
+
+	private onEnd(delivery: Delivery, end: ExecutionEnd): void {
 		if (this.closed) return;
 		const ledger = this.ledger();
-		if (outcome === 'lost' || outcome === 'existed') {
-			const next = markLost(ledger, delivery.id, delivery.attempt);
+		if (!isFinalEnd(end)) {
+			const because = end === 'existed' ? 'previousOutcomeUnknown' : 'previousAttemptFailed';
+			const next = markLost(ledger, delivery.id, delivery.attempt, because);
 			if (next === ledger) return; // not in flight any more (an older attempt)
 			this.staticData.deliveries = next;
 			const what =
-				outcome === 'lost' ? 'did not finish' : 'already exists in n8n, its end unknown here';
+				end === 'existed' ? 'already exists in n8n, its end unknown here' : `ended: ${end}`;
 			this.context.logger.warn(
-				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} message(s) ${what}; they will be emitted again`,
+				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} event(s) ${what}; they will be emitted again`,
 			);
-			if (outcome === 'existed') this.redeliveryDue();
+			if (end === 'existed') this.redeliveryDue();
 			return;
 		}
 		const current = ledger.inFlight.find((d) => d.id === delivery.id);
 		if (current && current.attempt !== delivery.attempt) return; // an older attempt; the newer one decides
 		this.staticData.deliveries = settle(ledger, delivery.id);
 		this.messagesOf.delete(delivery.id);
-		this.saveSettlement(delivery);
+		this.unsaved = deduplicationKey(this.scope(), delivery);
+		if (!this.stopping) this.saveSettlements();
 	}
 
 	/**
 	 * n8n saves a trigger's static data only when it emits: without this, a settlement followed by a
-	 * graceful stop would be forgotten and the delivery emitted again after the restart. Emitting nothing
-	 * under the settled attempt's own key saves the state, and n8n drops the emit as a duplicate of that
-	 * attempt's execution. (Where n8n deleted that execution, e.g. EXECUTIONS_DATA_SAVE_ON_SUCCESS=none,
-	 * the emit runs an execution with no items, which runs no node.)
+	 * stop or a crash would be forgotten and the delivery emitted again. While the trigger waits to stop,
+	 * settlements are saved once, when the wait is over.
 	 */
-	private saveSettlement(delivery: Delivery): void {
-		this.context.emit([[]], undefined, undefined, deduplicationKey(this.scope(), delivery));
+	private saveSettlements(): void {
+		if (this.unsaved === undefined) return;
+		if (saveStaticDataNow(this.context, this.unsaved)) this.unsaved = undefined;
 	}
 
 	private reportExhausted(delivery: Delivery): void {

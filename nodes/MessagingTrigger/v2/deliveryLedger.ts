@@ -11,7 +11,7 @@
 export interface Delivery {
 	/** Stable for all attempts of this delivery. */
 	id: string;
-	/** Message ids, oldest first. */
+	/** The keys of the events delivered, oldest first, opaque here (for New Message: the message id). */
 	ids: string[];
 	/** The attempt last emitted (1 for the first delivery). */
 	attempt: number;
@@ -22,7 +22,18 @@ export interface Delivery {
 	 * attempt is emitted again under its own key, and counts only once n8n says its execution existed.
 	 */
 	lostWithProcess?: true;
+	/** Why its last attempt is emitted again (set when it was lost). */
+	lostBecause?: LostBecause;
 }
+
+/**
+ * Why a delivery is emitted again, as its items say (`redeliveryReason`):
+ * - `previousAttemptFailed`: n8n said the last attempt's execution crashed, was cancelled by a shutdown
+ *   or never started: it did not finish.
+ * - `previousOutcomeUnknown`: n8n restarted while the last attempt was in flight and keeps no end a
+ *   trigger can read: its execution may have finished.
+ */
+export type LostBecause = 'previousAttemptFailed' | 'previousOutcomeUnknown';
 
 export interface Ledger {
 	version: 1;
@@ -55,6 +66,7 @@ export function isLedger(value: unknown): value is Ledger {
 	);
 }
 
+/** Events (keys) emitted and not settled, waiting or to be emitted again. */
 export function messagesInFlight(ledger: Ledger): number {
 	let count = 0;
 	for (const delivery of [...ledger.inFlight, ...ledger.redeliver]) count += delivery.ids.length;
@@ -98,7 +110,7 @@ export function addInFlight(ledger: Ledger, deliveries: Delivery[]): Ledger {
 	return { ...ledger, inFlight: [...ledger.inFlight, ...deliveries] };
 }
 
-/** The execution of `deliveryId` finished (or failed by the workflow's own error): done with it. */
+/** The execution of `deliveryId` ended for good (succeeded, or failed by the workflow's own error): forget it. */
 export function settle(ledger: Ledger, deliveryId: string): Ledger {
 	return {
 		...ledger,
@@ -108,13 +120,18 @@ export function settle(ledger: Ledger, deliveryId: string): Ledger {
 }
 
 /** The attempt in flight was lost: emit it again. Attempts that are no longer in flight are ignored. */
-export function markLost(ledger: Ledger, deliveryId: string, attempt: number): Ledger {
+export function markLost(
+	ledger: Ledger,
+	deliveryId: string,
+	attempt: number,
+	because: LostBecause,
+): Ledger {
 	const lost = ledger.inFlight.find((d) => d.id === deliveryId && d.attempt === attempt);
 	if (!lost) return ledger;
 	return {
 		...ledger,
 		inFlight: ledger.inFlight.filter((d) => d !== lost),
-		redeliver: [...ledger.redeliver, lost],
+		redeliver: [...ledger.redeliver, { ...lost, lostBecause: because }],
 	};
 }
 
@@ -133,7 +150,13 @@ export function recoverAfterRestart(
 		inFlight: ledger.inFlight.filter((d) => knownHere(d)),
 		redeliver: [
 			...ledger.redeliver,
-			...lost.map((d): Delivery => ({ ...d, lostWithProcess: true })),
+			...lost.map(
+				(d): Delivery => ({
+					...d,
+					lostWithProcess: true,
+					lostBecause: 'previousOutcomeUnknown',
+				}),
+			),
 		],
 	};
 }
@@ -170,69 +193,4 @@ export function afterRedelivery(ledger: Ledger, retry: Delivery[], exhausted: De
 		inFlight: [...ledger.inFlight, ...retry.filter((d) => d.ids.length > 0)],
 		redeliver: ledger.redeliver.filter((d) => !done.has(d.id)),
 	};
-}
-
-/**
- * How an execution ended, for its delivery: done with it, or emit it again. `existed`: n8n dropped the
- * emit because an execution with its key exists (an attempt repeated after a restart had started before
- * the process died; whether it finished is unknown here), so the next attempt follows.
- */
-export type Outcome = 'delivered' | 'failed' | 'lost' | 'existed';
-
-const WORKFLOW_ERROR_NAMES = [
-	'NodeOperationError',
-	'NodeApiError',
-	'NodeSslError',
-	'ExpressionError',
-];
-
-function cancellationReason(error: unknown): string | undefined {
-	const e = error as { reason?: unknown; name?: unknown; message?: unknown } | undefined;
-	if (typeof e?.reason === 'string') return e.reason;
-	const message = typeof e?.message === 'string' ? e.message : '';
-	if (/cancelled because the system is shutting down/i.test(message)) return 'shutdown';
-	if (/cancelled because it timed out/i.test(message)) return 'timeout';
-	if (/cancelled manually/i.test(message)) return 'manual';
-	return undefined;
-}
-
-function isWorkflowError(error: unknown): boolean {
-	const e = error as { node?: unknown; name?: unknown } | undefined;
-	if (!e || typeof e !== 'object') return false;
-	if (e.node && typeof e.node === 'object') return true;
-	return typeof e.name === 'string' && WORKFLOW_ERROR_NAMES.includes(e.name);
-}
-
-/**
- * What `donePromise` said, as an outcome. n8n resolves it with the execution's run (IRun), resolves
- * it with nothing when it dropped the emit as a duplicate key (an execution of this attempt exists),
- * and rejects it when the execution was cancelled or could not be started.
- * - success, waiting: delivered. A duplicate key: existed.
- * - an error of the workflow itself (a node's error), a manual stop, a timeout: failed, as n8n treats any
- *   failed execution (its error workflow runs; not emitted again).
- * - crashed, cancelled by a shutdown, never started, an error no node raised: lost, emitted again.
- */
-export function classifyOutcome(result: { resolved: unknown } | { rejected: unknown }): Outcome {
-	if ('rejected' in result) {
-		const reason = cancellationReason(result.rejected);
-		return reason === 'manual' || reason === 'timeout' ? 'failed' : 'lost';
-	}
-	const run = result.resolved as
-		| { status?: string; finished?: boolean; data?: { resultData?: { error?: unknown } } }
-		| undefined
-		| null;
-	if (run === undefined || run === null) return 'existed';
-	const status = run.status;
-	if (status === 'success' || status === 'waiting') return 'delivered';
-	if (status === undefined && run.finished === true) return 'delivered';
-	if (status === 'canceled') {
-		return cancellationReason(run.data?.resultData?.error) === 'shutdown' ? 'lost' : 'failed';
-	}
-	if (status === 'error') {
-		const error = run.data?.resultData?.error;
-		const reason = cancellationReason(error);
-		if (reason === 'manual' || reason === 'timeout') return 'failed';
-		return isWorkflowError(error) ? 'failed' : 'lost';
-	}
-	return 'lost';
 }

@@ -6,6 +6,7 @@ import type { ITriggerFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Delivery } from './deliveryLedger';
+import { saveFailedExecution } from './n8nBridge';
 
 export function reportFailingChecks(
 	context: ITriggerFunctions,
@@ -18,7 +19,7 @@ export function reportFailingChecks(
 			? error
 			: new NodeOperationError(context.getNode(), error);
 	report.message = `${report.message} (checks have been failing for ${minutes} min; the trigger keeps trying)`;
-	context.saveFailedExecution(report);
+	saveFailedExecution(context, report);
 }
 
 export function reportUndelivered(context: ITriggerFunctions, delivery: Delivery): void {
@@ -31,5 +32,5 @@ export function reportUndelivered(context: ITriggerFunctions, delivery: Delivery
 		},
 	);
 	context.logger.error(error.message, { messageIds: delivery.ids });
-	context.saveFailedExecution(error);
+	saveFailedExecution(context, error);
 }

@@ -8,8 +8,11 @@ export const MIN_INTERVAL_MS = 5_000;
 /** Failures never push the next check further out than this (unless the service's Retry-After asks for more). */
 export const MAX_BACKOFF_MS = 5 * 60_000;
 
-/** A Retry-After longer than this is read as this. */
-const MAX_RETRY_AFTER_MS = 60 * 60_000;
+/**
+ * A wait the service asks for longer than this is read as this. (The transport's own cap, 60 s, is
+ * for a wait within one request; between checks the service's whole wait is honoured.)
+ */
+export const LONGEST_SERVICE_WAIT_MS = 60 * 60_000;
 
 export type IntervalUnit = 'seconds' | 'minutes' | 'hours';
 
@@ -37,7 +40,7 @@ export function nextDelay(
 	const spread = Math.round(grown * 0.1 * random());
 	const delay = Math.min(cap, grown + spread);
 	const asked =
-		retryAfter === undefined ? 0 : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, retryAfter));
+		retryAfter === undefined ? 0 : Math.min(LONGEST_SERVICE_WAIT_MS, Math.max(0, retryAfter));
 	return Math.max(delay, asked);
 }
 
@@ -55,16 +58,24 @@ export function shouldReport(
 	return streak.lastReportAt === undefined || now - streak.lastReportAt >= REPORT_EVERY_MS;
 }
 
-/** The wait the service asked for, from an error thrown by a request, when it says. */
-export function retryAfterOf(error: unknown): number | undefined {
+/**
+ * The wait the service asked for, from an error thrown by a request, when it says: its whole
+ * Retry-After (not the transport's 60 s cap), or until a spent quota resets. The one place that reads
+ * the transport's error for it.
+ */
+export function serviceWaitOf(error: unknown, now = Date.now()): number | undefined {
 	const seen = new Set<unknown>();
 	for (let e = error as Record<string, unknown> | undefined; e && !seen.has(e); ) {
 		seen.add(e);
-		const context = e.context as Record<string, unknown> | undefined;
-		for (const value of [e.retryAfterMs, context?.retryAfterMs]) {
-			if (typeof value === 'number' && Number.isFinite(value)) return value;
-		}
+		const fields = { ...e, ...(e.context as Record<string, unknown> | undefined) };
+		const asked = [fields.askedWaitMs, fields.retryAfterMs].find(isWait);
+		const untilReset = isWait(fields.quotaResetAt) ? fields.quotaResetAt - now : undefined;
+		if (asked !== undefined || untilReset !== undefined)
+			return Math.max(asked ?? 0, untilReset ?? 0);
 		e = e.cause as Record<string, unknown> | undefined;
 	}
 	return undefined;
 }
+
+const isWait = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value >= 0;

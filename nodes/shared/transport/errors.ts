@@ -120,8 +120,12 @@ export type RefusalKind = 'rate-limit' | 'quota' | 'run';
 export interface FailureFacts {
 	/** The status the answer counts as (a rate limit's 403 counts as 429); none without an answer. */
 	status?: number;
-	/** What the service last asked to wait, ms (Retry-After). */
+	/** What the service last asked to wait, ms (Retry-After), at most MAX_WAIT_PER_RETRY_MS. */
 	retryAfterMs?: number;
+	/** The same, as long as the service asked (for callers that wait between runs: the trigger). */
+	askedWaitMs?: number;
+	/** A 429 whose headers say the quota is spent until then (epoch ms). */
+	quotaResetAt?: number;
 	/** The request's next try would have come after its deadline (RequestOptions.deadline). */
 	deadlineReached?: boolean;
 	refusal?: RefusalKind;
@@ -133,6 +137,8 @@ export interface FailureFacts {
 export class MessagingApiError extends NodeApiError {
 	status?: number;
 	retryAfterMs?: number;
+	askedWaitMs?: number;
+	quotaResetAt?: number;
 	deadlineReached = false;
 	refusal?: RefusalKind;
 	serviceText?: string;
@@ -242,7 +248,14 @@ export function requestError(
 		details,
 		{ message: serviceText ?? `HTTP ${status}`, status },
 		{ message, description, httpCode: String(status) },
-		{ status, retryAfterMs: failure.retryAfterMs, refusal, serviceText },
+		{
+			status,
+			retryAfterMs: failure.retryAfterMs,
+			askedWaitMs: failure.askedWaitMs,
+			quotaResetAt: failure.quotaResetAt,
+			refusal,
+			serviceText,
+		},
 	);
 }
 

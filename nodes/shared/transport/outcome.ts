@@ -35,15 +35,13 @@ const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQU
 export function failureOf(outcome: AttemptResult): Failure {
 	if ('response' in outcome) {
 		const { response } = outcome;
+		// Only a 429's body is read for a wait: a 5xx body's numbers were not written for this.
+		const hintBody = response.statusCode === 429 ? response.body : undefined;
 		return {
 			kind: 'status',
 			status: response.statusCode,
-			// Only a 429's body is read for a wait: a 5xx body's numbers were not written for this.
-			retryAfterMs: retryHintMs(
-				response.headers,
-				response.statusCode === 429 ? response.body : undefined,
-				Date.now(),
-			),
+			retryAfterMs: retryHintMs(response.headers, hintBody, Date.now()),
+			askedWaitMs: retryHintMs(response.headers, hintBody, Date.now(), Infinity),
 			quotaResetAt:
 				response.statusCode === 429 ? spentQuotaResetAt(response.headers, Date.now()) : undefined,
 		};

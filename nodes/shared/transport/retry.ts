@@ -35,8 +35,10 @@ export type FailureKind = 'status' | 'timeout' | 'dropped' | 'unreachable' | 'ot
 export interface Failure {
 	kind: FailureKind;
 	status?: number;
-	/** What the service asked us to wait (Retry-After), in ms. */
+	/** What the service asked us to wait (Retry-After), in ms, at most MAX_WAIT_PER_RETRY_MS. */
 	retryAfterMs?: number;
+	/** The same, as long as the service asked (for callers that wait between runs: the trigger). */
+	askedWaitMs?: number;
 	/** A 429 whose headers say the quota is spent until then (epoch ms), beyond any wait (spentQuotaResetAt). */
 	quotaResetAt?: number;
 	/** Network error code, e.g. ECONNRESET. */

@@ -1,11 +1,17 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { messagingApiRequest } from '../../../shared/transport';
+import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
+import {
+	answeredMessage,
+	findAlreadySent,
+	skipIfAlreadySentField,
+	type DuplicateCheck,
+} from './alreadySent';
 
 /** One at a time: messages reach the conversation in item order. */
 export const parallelRequests = 1;
@@ -33,6 +39,7 @@ const properties: INodeProperties[] = [
 			),
 		],
 	},
+	skipIfAlreadySentField,
 	optionsCollection({
 		isoTimestamps: true,
 		parallel: {
@@ -55,6 +62,19 @@ export async function execute(
 	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 	const text = getText(this, 'text', itemIndex, 'Text', { required: true });
 	const attachments = getAttachments(this, 'additionalFields.attachments', itemIndex);
+	const check = this.getNodeParameter('skipIfAlreadySent', itemIndex, 'never') as DuplicateCheck;
+	const answered = answeredMessage(this.getInputData()[itemIndex]?.json ?? {}, check);
+	if (answered !== undefined) {
+		const { ownContactId } = await getMessagingCredentials.call(this);
+		const search = { conversationId, text, answered };
+		const sent = await findAlreadySent.call(
+			this,
+			run.requestOptions(itemIndex),
+			search,
+			ownContactId,
+		);
+		if (sent) return { ...sent, alreadySent: true };
+	}
 	return await messagingApiRequest.call(
 		this,
 		{

@@ -70,8 +70,12 @@ export function serviceNow(headers: HeaderBag, now: number): number {
  * repeated at once, the request would spend its retries within the second); anything above
  * MAX_WAIT_PER_RETRY_MS is clamped to it.
  */
-export function parseRetryAfter(headers: HeaderBag, now: number): number | undefined {
-	const clamp = (ms: number) => Math.min(MAX_WAIT_PER_RETRY_MS, Math.max(0, Math.ceil(ms)));
+export function parseRetryAfter(
+	headers: HeaderBag,
+	now: number,
+	maxMs = MAX_WAIT_PER_RETRY_MS,
+): number | undefined {
+	const clamp = (ms: number) => Math.min(maxMs, Math.max(0, Math.ceil(ms)));
 	const milliseconds = decimal(headerValue(headers, 'retry-after-ms'));
 	if (milliseconds !== undefined) return clamp(milliseconds);
 	const retryAfter = headerValue(headers, 'retry-after');
@@ -109,13 +113,18 @@ const isWait = (value: unknown): value is number =>
  * The wait a 429 asks for: its headers (parseRetryAfter), else its JSON body's `retry_after_ms`
  * (Matrix) or `retry_after` in seconds, at the top (Discord) or under `parameters` (Telegram).
  */
-export function retryHintMs(headers: HeaderBag, body: unknown, now: number): number | undefined {
-	const fromHeaders = parseRetryAfter(headers, now);
+export function retryHintMs(
+	headers: HeaderBag,
+	body: unknown,
+	now: number,
+	maxMs = MAX_WAIT_PER_RETRY_MS,
+): number | undefined {
+	const fromHeaders = parseRetryAfter(headers, now, maxMs);
 	if (fromHeaders !== undefined) return fromHeaders;
 	const object = bodyObject(body);
 	const parameters = bodyObject(object?.parameters);
 	const milliseconds = [object?.retry_after_ms].find(isWait);
 	const seconds = [object?.retry_after, parameters?.retry_after].find(isWait);
 	const ms = milliseconds ?? (seconds === undefined ? undefined : seconds * 1000);
-	return ms === undefined ? undefined : Math.min(MAX_WAIT_PER_RETRY_MS, Math.ceil(ms));
+	return ms === undefined ? undefined : Math.min(maxMs, Math.ceil(ms));
 }
