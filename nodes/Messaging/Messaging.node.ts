@@ -18,7 +18,9 @@ export class Messaging implements INodeType {
 		name: 'messaging',
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Simplify is on by default (version 1 keeps the service's records for existing workflows).
+		version: [1, 2],
+		defaultVersion: 2,
 		// The operation's action sentence ("Send a message"); kept equal to the options' `action` by a unit test.
 		subtitle:
 			'={{ {"message":{"addReaction":"Add a reaction to a message","delete":"Delete a message","get":"Get a message","getAll":"Get many messages","removeReaction":"Remove a reaction from a message","send":"Send a message","sendAndWaitForReply":"Send a message and wait for a reply in the chat","sendAndWait":"Send a message and wait for response","update":"Update a message"},"conversation":{"archive":"Archive a conversation","create":"Create a conversation","delete":"Delete a conversation","get":"Get a conversation","getAll":"Get many conversations","mute":"Mute a conversation","pin":"Pin a conversation","unarchive":"Unarchive a conversation","unmute":"Unmute a conversation","unpin":"Unpin a conversation","update":"Update a conversation"}}[$parameter["resource"]]?.[$parameter["operation"]] }}',

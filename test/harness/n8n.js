@@ -117,6 +117,7 @@ async function runMessagingNode({
 	credentials,
 	continueOnFail = false,
 	onError = continueOnFail ? 'continueRegularOutput' : undefined,
+	typeVersion = 1,
 }) {
 	const nodes = [
 		{
@@ -131,7 +132,7 @@ async function runMessagingNode({
 			id: '2',
 			name: 'Messaging',
 			type: 'n8n-nodes-messaging.messaging',
-			typeVersion: 1,
+			typeVersion,
 			position: [200, 0],
 			parameters,
 			credentials: CREDENTIAL_REF,

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
+import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -49,9 +50,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// One message for the whole run, then the execution waits: no item loop (as n8n's own nodes do).
 		return await message.executeSendAndWait.call(this, newRunContext(this, options.timeoutMs));
 	}
-	const timestampSetting = options.isoTimestamps
-		? ((await getMessagingCredentials.call(this)).timestampUnit ?? 'auto')
-		: 'auto';
+	const simplifyAs = operation.simplifyAs;
+	const credentials =
+		options.isoTimestamps || simplifyAs ? await getMessagingCredentials.call(this) : undefined;
+	const timestampSetting = credentials?.timestampUnit ?? 'auto';
+	const own = ownFromSetting(credentials?.ownContactId);
 	const lanes = new Lanes(options.parallelRequests);
 	const run = newRunContext(this, options.timeoutMs, lanes);
 	const results: INodeExecutionData[][] = new Array(items.length);
@@ -59,9 +62,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await forEachWithConcurrency(items.length, lanes, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
-			const records = (Array.isArray(data) ? data : [data]).map((record) =>
-				options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
-			);
+			const raw = Array.isArray(data) ? data : [data];
+			const records =
+				simplifyAs && wantsSimplify(this, i)
+					? simplifyRecords(raw, simplifyAs, run, timestampSetting, own)
+					: raw.map((record) =>
+							options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
+						);
 			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
 				itemData: { item: i },
 			});
@@ -109,6 +116,7 @@ function newRunContext(context: IExecuteFunctions, timeoutMs: number, lane?: Lan
 	const pacer = new Pacer();
 	const run: RunContext = {
 		pacer,
+		conversations: new Map(),
 		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, lane, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, run.requestOptions(itemIndex, 'list'));

@@ -5,7 +5,10 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, getText } from '../../helpers/parameters';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'sentMessage';
 
 /** One at a time: messages reach the conversation in item order. */
 export const parallelRequests = 1;
@@ -33,6 +36,7 @@ const properties: INodeProperties[] = [
 			),
 		],
 	},
+	...simplifyFields('message'),
 	optionsCollection({
 		isoTimestamps: true,
 		parallel: {
