@@ -10,6 +10,7 @@ export interface TriggerOptions {
 	isoTimestamps: boolean;
 	lookBackSeconds: number;
 	pageSize: number;
+	simplify: boolean;
 	skipOwnMessages: boolean;
 }
 
@@ -28,6 +29,7 @@ export function readOptions(context: IPollFunctions | ITriggerFunctions): Trigge
 		isoTimestamps: options.isoTimestamps === true,
 		lookBackSeconds: Math.max(0, number(options.lookBackSeconds, 60)),
 		pageSize: Math.min(1000, Math.max(1, Math.floor(number(options.pageSize, PAGE_SIZE)))),
+		simplify: options.simplify === true,
 		skipOwnMessages: options.skipOwnMessages !== false,
 	};
 }

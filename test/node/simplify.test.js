@@ -1,5 +1,5 @@
 'use strict';
-const { runMessagingNode } = require('../harness/n8n');
+const { runMessagingNode, fetchTestEvent } = require('../harness/n8n');
 const { startSandbox, byId, wire } = require('../harness/sandbox');
 
 let sandbox;
@@ -141,4 +141,27 @@ describe('Get Many of a conversation that does not exist', () => {
 			'/v1/conversations/conv_00000002',
 		]);
 	});
+});
+
+describe('Messaging Trigger: Simplify option (off by default, no new trigger version)', () => {
+	for (const typeVersion of [1, 2]) {
+		test(`version ${typeVersion}: the newest message, compact`, async () => {
+			const on = await fetchTestEvent({
+				credentials,
+				typeVersion,
+				parameters: { options: { simplify: true } },
+			});
+			expect(on.error).toBeUndefined();
+			expect(on.items.map((i) => i.json)).toEqual([
+				expect.objectContaining({
+					id: 'msg_00000002',
+					from: 'me',
+					text: 'hi ann',
+					sent_at: '2023-11-14T22:14:20.000Z',
+				}),
+			]);
+			const off = await fetchTestEvent({ credentials, typeVersion, parameters: {} });
+			expect(off.items[0].json).toMatchObject({ message: 'hi ann', contact: { id: 'ct_me' } });
+		});
+	}
 });
