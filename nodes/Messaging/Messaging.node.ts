@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -9,8 +10,26 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as conversation from './actions/conversation';
 import * as message from './actions/message';
 import { router } from './actions/router';
+import { toolDescriptionProperty } from './descriptions/tool';
 import { searchConversations, searchMessages } from './methods/listSearch';
 import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
+
+const properties: INodeProperties[] = [
+	toolDescriptionProperty,
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Conversation', value: 'conversation' },
+			{ name: 'Message', value: 'message' },
+		],
+		default: 'message',
+	},
+	...message.description,
+	...conversation.description,
+];
 
 export class Messaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,21 +53,7 @@ export class Messaging implements INodeType {
 		webhooks: sendAndWaitWebhooks,
 		waitingNodeTooltip:
 			'={{ $parameter.operation === "sendAndWait" ? "Execution will continue after the person responds" : "" }}',
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Conversation', value: 'conversation' },
-					{ name: 'Message', value: 'message' },
-				],
-				default: 'message',
-			},
-			...message.description,
-			...conversation.description,
-		],
+		properties,
 	};
 
 	methods = { listSearch: { searchConversations, searchMessages } };
