@@ -173,3 +173,13 @@ export function otherContactOf(conversation: Record_): string | undefined {
 	if (idText(conversation.group_id) !== undefined) return undefined;
 	return idText(conversation.contact_id);
 }
+
+/** Without the fields that say nothing (null, {}, []): an AI model pays for every character. */
+export function withoutEmpty<T extends Record_>(record: T): Partial<T> {
+	const isEmpty = (v: unknown) =>
+		v === null ||
+		v === undefined ||
+		(Array.isArray(v) && v.length === 0) ||
+		(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+	return Object.fromEntries(Object.entries(record).filter(([, v]) => !isEmpty(v))) as Partial<T>;
+}

@@ -54,6 +54,16 @@ describe('the node as an AI agent’s tool', () => {
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(100);
 			expect(items[0].json).toHaveProperty('from', 'ann');
+			// As a tool, empty fields are left out (the regular node keeps them: a stable shape for expressions).
+			expect(Object.keys(items[0].json).sort()).toEqual([
+				'conversation_id',
+				'from',
+				'from_id',
+				'from_me',
+				'id',
+				'sent_at',
+				'text',
+			]);
 		}
 		const regular = await runMessagingNode({
 			parameters: { resource: 'message', operation: 'getAll', returnAll: true },

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
+import { isTool } from '../descriptions/tool';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -65,7 +66,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const raw = Array.isArray(data) ? data : [data];
 			const records =
 				simplifyAs && wantsSimplify(this, i)
-					? simplifyRecords(raw, simplifyAs, run, timestampSetting, own)
+					? simplifyRecords(raw, simplifyAs, run, timestampSetting, own, isTool(this))
 					: raw.map((record) =>
 							options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
 						);

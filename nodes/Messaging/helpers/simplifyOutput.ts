@@ -5,6 +5,7 @@ import {
 	simplifyConversation,
 	simplifyMessage,
 	simplifyReply,
+	withoutEmpty,
 	type SimplifyContext,
 } from '../../shared/simplify';
 import type { TimestampUnitSetting } from '../../shared/timestamps';
@@ -16,13 +17,14 @@ export function wantsSimplify(context: IExecuteFunctions, itemIndex: number): bo
 	return context.getNodeParameter('simplify', itemIndex, false) === true;
 }
 
-/** The records of one item, simplified as the operation's output kind. */
+/** The records of one item, simplified as the operation's output kind; `compact` (an AI tool's) leaves out empty fields. */
 export function simplifyRecords(
 	records: IDataObject[],
 	as: SimplifyAs,
 	run: RunContext,
 	unit: TimestampUnitSetting,
 	own: string[],
+	compact = false,
 ): IDataObject[] {
 	const otherContacts = new Map<string, string>();
 	for (const [id, conversation] of run.conversations) {
@@ -30,7 +32,7 @@ export function simplifyRecords(
 		if (other !== undefined) otherContacts.set(id, other);
 	}
 	const context: SimplifyContext = { unit, own, otherContacts };
-	return records.map((record) => {
+	const simplified = records.map((record) => {
 		if (as === 'conversation') return simplifyConversation(record, context) as IDataObject;
 		if (as === 'reply') return simplifyReply(record, context) as IDataObject;
 		if (as === 'sentMessage') {
@@ -40,6 +42,16 @@ export function simplifyRecords(
 			return simplifyMessage(record, { ...context, own: [...own, ...sentBy] }) as IDataObject;
 		}
 		return simplifyMessage(record, context) as IDataObject;
+	});
+	if (!compact) return simplified;
+	return simplified.map((record) => {
+		const out = withoutEmpty(record) as IDataObject;
+		for (const key of ['sent', 'reply'] as const) {
+			const nested = out[key];
+			if (nested && typeof nested === 'object')
+				out[key] = withoutEmpty(nested as IDataObject) as IDataObject;
+		}
+		return out;
 	});
 }
 
