@@ -43,7 +43,7 @@ export const listingOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether to emit each message as a compact record (id, conversation_id, from, from_me, text, sent_at, edited_at, read_at, reactions, attachments; times in ISO 8601, no phone numbers or avatar URLs) instead of the service's raw record",
+			"Whether to emit each message as a compact record (sender, from_me, text, times in ISO 8601, reactions counted, attachment names; no phone numbers or avatar URLs) instead of the service's raw record",
 	},
 	{
 		displayName: 'Skip My Own Messages',
