@@ -43,7 +43,8 @@ export class Messaging implements INodeType {
 		// The operation's action sentence ("Send a message"); kept equal to the options' `action` by a unit test.
 		subtitle:
 			'={{ {"message":{"addReaction":"Add a reaction to a message","delete":"Delete a message","get":"Get a message","getAll":"Get many messages","removeReaction":"Remove a reaction from a message","send":"Send a message","sendAndWaitForReply":"Send a message and wait for a reply in the chat","sendAndWait":"Send a message and wait for response","update":"Update a message"},"conversation":{"archive":"Archive a conversation","create":"Create a conversation","delete":"Delete a conversation","get":"Get a conversation","getAll":"Get many conversations","getContext":"Get a conversation transcript","mute":"Mute a conversation","pin":"Pin a conversation","unarchive":"Unarchive a conversation","unmute":"Unmute a conversation","unpin":"Unpin a conversation","update":"Update a conversation"}}[$parameter["resource"]]?.[$parameter["operation"]] }}',
-		description: 'Send, read, edit and react to messages, and archive, pin or mute conversations',
+		description:
+			'Send, read, edit and react to messages, read a conversation as a transcript, and archive, pin or mute conversations',
 		defaults: { name: 'Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

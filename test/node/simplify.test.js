@@ -85,6 +85,22 @@ describe('Simplify (node version 2: on by default)', () => {
 		expect(items[0].json.contact).toBeUndefined();
 	});
 
+	test('Send and Wait for Reply: the sent message simplified (here no reply came)', async () => {
+		const { items, error } = await run({
+			operation: 'sendAndWaitForReply',
+			conversationId: byId('conv_00000001'),
+			message: 'Size S or M?',
+			replyTimeout: 1,
+			checkInterval: 0.2,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({
+			sent: expect.objectContaining({ text: 'Size S or M?', from: 'me', from_me: true }),
+			reply: null,
+			timedOut: true,
+		});
+	});
+
 	test('Off, and in version 1 by default: the service’s record, unchanged', async () => {
 		const off = await run({ operation: 'get', messageId: byId('msg_00000001'), simplify: false });
 		const v1 = await run({ operation: 'get', messageId: byId('msg_00000001') }, { typeVersion: 1 });
