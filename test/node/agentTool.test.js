@@ -2,7 +2,7 @@
 const { runMessagingNode } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 const { Messaging } = require('../../dist/nodes/Messaging/Messaging.node');
-const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/descriptions/tool');
+const { TOOL_DESCRIPTIONS, withNextStep } = require('../../dist/nodes/Messaging/descriptions/tool');
 const { readableArguments } = require('../../dist/nodes/Messaging/helpers/reviewRequest');
 
 let sandbox;
@@ -98,6 +98,24 @@ describe('the node as an AI agent’s tool', () => {
 		expect(request.message).toMatch(
 			/^The agent wants to run this tool: Send_a_message_in_Messaging\n\nInput:\n- Conversation: conv_00000001\n- Text: Refund\n  approved\n\nApprove: http/,
 		);
+	});
+
+	test('a service’s refusal, as a tool: one message that says what to do next; as a node: unchanged', async () => {
+		const get = (type) =>
+			runMessagingNode({
+				parameters: { resource: 'message', operation: 'get', messageId: byId('msg_nope') },
+				credentials,
+				typeVersion: 2,
+				...(type ? { type } : {}),
+			});
+		expect((await get(TOOL)).error.message).toBe(
+			'Not found: No such message: msg_nope. Check the ID: use one returned by another call (Get Many, Get Context), never a name.',
+		);
+		expect((await get()).error.message).toBe('Not found: No such message: msg_nope');
+		expect(withNextStep('Too many requests.', '429')).toBe(
+			'Too many requests. The service is rate limiting; wait before calling again.',
+		);
+		expect(withNextStep('Odd', '418')).toBe('Odd');
 	});
 
 	test('readable arguments: text as is, other values as JSON', () => {

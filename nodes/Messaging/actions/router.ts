@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
-import { isTool } from '../descriptions/tool';
+import { isTool, withNextStep } from '../descriptions/tool';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -74,7 +74,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				itemData: { item: i },
 			});
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error, i);
+			if (!this.continueOnFail()) throw asToolError(this, asNodeError(this, error, i));
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];
 		}
 	});
@@ -89,6 +89,16 @@ function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** As an AI agent's tool, the error's message (all the model receives) also says what to do next. */
+function asToolError<E extends NodeApiError | NodeOperationError>(
+	context: IExecuteFunctions,
+	error: E,
+): E {
+	if (isTool(context))
+		error.message = withNextStep(error.message, (error as { httpCode?: unknown }).httpCode);
+	return error;
 }
 
 interface RunOptions {

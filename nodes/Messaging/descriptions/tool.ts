@@ -62,3 +62,21 @@ export const toolDescriptionProperty: INodeProperties = {
 export function isTool(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
+
+/** What a model can do about a service's refusal, by status: the error message is all n8n passes it. */
+const NEXT_STEP: Record<string, string> = {
+	'400': 'Check the arguments against the tool description and call again with corrected values.',
+	'401': 'The Messaging credential was refused; retrying will not help, tell the user.',
+	'403': 'This account may not do that; retrying will not help, tell the user.',
+	'404': 'Check the ID: use one returned by another call (Get Many, Get Context), never a name.',
+	'409': 'The record changed meanwhile; read it again before retrying.',
+	'422': 'Check the arguments against the tool description and call again with corrected values.',
+	'429': 'The service is rate limiting; wait before calling again.',
+};
+
+/** Pure: an error message with what to do next, for a model (once; unknown statuses unchanged). */
+export function withNextStep(message: string, httpCode: unknown): string {
+	const next = typeof httpCode === 'string' ? NEXT_STEP[httpCode] : undefined;
+	if (next === undefined || message.includes(next)) return message;
+	return `${message.replace(/[.\s]*$/, '')}. ${next}`;
+}
