@@ -70,6 +70,22 @@ describe('Simplify (node version 2: on by default)', () => {
 		);
 	});
 
+	test('Get Many with Your Contact ID on the credential: "me" by it, no extra request', async () => {
+		const { items } = await run(
+			{ operation: 'getAll', filters: { conversationId: byId('conv_00000001') } },
+			{ credentials: { ...credentials, ownContactId: 'me' } },
+		);
+		expect(items.map((i) => [i.json.text, i.json.from_me])).toEqual(
+			expect.arrayContaining([
+				['hello', false],
+				['hi ann', true],
+			]),
+		);
+		expect(wire(sandbox).map((r) => r.url)).toEqual([
+			'/v1/messages?conversation_id=conv_00000001&limit=50',
+		]);
+	});
+
 	test('Send: the sent message, mine', async () => {
 		const { items } = await run({
 			operation: 'send',

@@ -5,7 +5,7 @@ import { optionsCollection, returnAllAndLimit } from '../../descriptions/common'
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
 import { getOptionalId } from '../../helpers/parameters';
-import { readConversation } from '../../helpers/conversations';
+import { hasOwnContact, readConversation } from '../../helpers/conversations';
 import { wantsSimplify } from '../../helpers/simplifyOutput';
 import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
@@ -44,8 +44,9 @@ export async function execute(
 ): Promise<OperationResult> {
 	const conversationId = getOptionalId(this, 'filters.conversationId', itemIndex, 'Conversation');
 	if (conversationId === '') return await getMany.call(this, itemIndex, run, 'messages', {});
-	// Simplify tells "me" by the conversation's other contact; read first, a 404 says the id is wrong.
-	if (wantsSimplify(this, itemIndex)) await readConversation(this, run, conversationId, itemIndex);
+	// Without Your Contact ID, Simplify tells "me" by the conversation's other contact: read it first.
+	if (wantsSimplify(this, itemIndex) && !(await hasOwnContact(this)))
+		await readConversation(this, run, conversationId, itemIndex);
 	const messages = await getMany
 		.call(this, itemIndex, run, 'messages', { conversation_id: conversationId })
 		.catch(async (error: unknown) => {
