@@ -107,6 +107,7 @@ async function main() {
 	store.addContact({ id: 'ct_ann', username: 'ann', phoneNumber: '+15550009999' });
 	const chat = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const approvals = store.createConversation({ contact_id: 'ct_ann' }).id;
+	const support = store.createConversation({ contact_id: 'ct_ann' }).id;
 	for (let n = 1; n <= 120; n++) {
 		store.sendMessage(
 			n % 2 ? 'ct_ann' : 'ct_me',
@@ -127,6 +128,14 @@ async function main() {
 				wf.credential(`${sandbox.url}/`, TOKEN),
 				{
 					...OPENAI_CREDENTIAL,
+					type: 'openAiApi',
+					data: { apiKey: 'sk-scripted', url: model.url },
+				},
+				// The example workflow's credentials, pointed at the sandbox and the scripted model.
+				{ ...wf.credential(`${sandbox.url}/`, TOKEN), id: 'demoMessagingCred' },
+				{
+					id: 'exampleOpenAiCred',
+					name: 'OpenAI account',
 					type: 'openAiApi',
 					data: { apiKey: 'sk-scripted', url: model.url },
 				},
@@ -184,6 +193,15 @@ async function main() {
 				{ 'Send a message in Messaging': 'Messaging' },
 			),
 		];
+		// The example, watching one conversation, its model on Chat Completions (the scripted server's API).
+		const example = JSON.parse(
+			fs.readFileSync(path.join(n8n.ROOT, 'examples', 'ai-agent-answers.json'), 'utf8'),
+		);
+		for (const node of example.nodes) {
+			if (node.type === `${TYPE}Trigger`) node.parameters.conversationId = byId(support);
+			if (node.type.endsWith('.lmChatOpenAi')) node.parameters.responsesApiEnabled = false;
+		}
+		workflows.push(example);
 		const dir = path.join(work, 'workflows');
 		fs.mkdirSync(dir);
 		for (const workflow of workflows)
@@ -230,7 +248,33 @@ async function main() {
 			},
 			{ text: 'All done.' },
 		];
-		model.play((request, turn) => steps[turn] ?? { text: 'All done.' });
+		const exampleSteps = [
+			{ tool: (n) => n.startsWith('Get_a_conversation'), args: {} },
+			{ tool: (n) => n.startsWith('Send_a_message'), args: { Text: 'Parcel 77 is on its way.' } },
+			{ text: 'Answered.' },
+		];
+		const reviewSteps = [
+			{
+				tool: (n) => n.startsWith('Send_a_message'),
+				args: {
+					toolParameters: { Conversation: chat, Text: 'Your refund for order 42 is approved.' },
+				},
+			},
+			{ text: 'Reviewed.' },
+		];
+		const prompt = (request) =>
+			request.messages
+				.filter((m) => m.role === 'user')
+				.map((m) => String(m.content))
+				.join('\n');
+		model.play((request, turn) => {
+			const script = /wrote in conversation/.test(prompt(request))
+				? exampleSteps
+				: /Task review/.test(prompt(request))
+					? reviewSteps
+					: steps;
+			return script[turn] ?? { text: 'Done.' };
+		});
 		await start('tools');
 		const last = await requestWithResults('Task tools', steps.length - 1);
 		const results = model.toolResults(last);
@@ -342,16 +386,6 @@ async function main() {
 		);
 
 		// ---- the human-review tool: the request message, the approval by link, the decision to the model ----
-		let reviewSteps = [
-			{
-				tool: (n) => n.startsWith('Send_a_message'),
-				args: {
-					toolParameters: { Conversation: chat, Text: 'Your refund for order 42 is approved.' },
-				},
-			},
-			{ text: 'Reviewed.' },
-		];
-		model.play((request, turn) => reviewSteps[turn] ?? { text: 'Reviewed.' });
 		await start('review');
 		const request = await waitFor(
 			'the review request message',
@@ -391,7 +425,41 @@ async function main() {
 				assert.match(result.content, /refund for order 42/);
 			},
 		);
-		reviewSteps = [];
+
+		// ---- the example: the trigger starts the agent, which reads the conversation and answers in it ----
+		await check(
+			'the example: a customer writes, the agent reads the transcript and answers once',
+			async () => {
+				await waitFor(
+					"the example trigger's first check",
+					() =>
+						sandbox.requests.some((r) => r.path === '/v1/messages' && r.query.includes(support)),
+					60_000,
+				);
+				store.sendMessage('ct_ann', {
+					conversation_id: support,
+					message: 'Hi, where is my parcel 77?',
+				});
+				const answer = await waitFor(
+					'the agent’s answer in the conversation',
+					() =>
+						store
+							.listMessages({ conversation_id: support })
+							.find((m) => m.message === 'Parcel 77 is on its way.'),
+					60_000,
+				);
+				assert.equal(answer.contact, 'ct_me');
+				const withTranscript = model.requests.find(
+					(r) => /wrote in conversation/.test(prompt(r)) && model.toolResults(r).length === 1,
+				);
+				const [{ content }] = model.toolResults(withTranscript);
+				assert.match(JSON.parse(content)[0].transcript, /\] ann: Hi, where is my parcel 77\?$/);
+				assert.match(
+					prompt(withTranscript),
+					/^ann wrote in conversation conv_\d+: Hi, where is my parcel 77\?$/m,
+				);
+			},
+		);
 	} finally {
 		await app?.stop();
 		await model.stop();
