@@ -212,9 +212,23 @@ async function main() {
 		const port = await n8n.freePort();
 		app = await n8n.startN8n(user, { port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		console.log(`agent-e2e: n8n started on ${app.url} (${elapsed()})`);
+		// n8n registers the production webhooks of published workflows only after its editor is up (loading
+		// the AI nodes takes seconds): a 404 is retried until the webhook is there.
 		const start = async (tag) => {
-			const response = await fetch(`${app.url}/webhook/${tag}`);
-			assert.equal(response.status, 200, `starting ${tag}: ${await response.text()}`);
+			let last;
+			await waitFor(
+				`the webhook of ${tag}`,
+				async () => {
+					const response = await fetch(`${app.url}/webhook/${tag}`);
+					last = `${response.status} ${await response.text()}`;
+					return response.status === 200;
+				},
+				90_000,
+			).catch((error) => {
+				throw new Error(
+					`${error.message}: ${last}\n${app.output().trim().split('\n').slice(-40).join('\n')}`,
+				);
+			});
 		};
 		/** The request of the current agent run that carries `count` tool results. */
 		const requestWithResults = async (task, count, timeoutMs = 60_000) =>
