@@ -272,6 +272,7 @@ async function main() {
 				tool: (n) => n.startsWith('Send_a_message'),
 				args: {
 					toolParameters: { Conversation: chat, Text: 'Your refund for order 42 is approved.' },
+					hitlParameters: {},
 				},
 			},
 			{ text: 'Reviewed.' },
