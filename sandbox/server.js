@@ -402,9 +402,17 @@ function createSandbox(options = {}) {
 		let entry = listCache.entries.get(key);
 		if (!entry) {
 			const sign = config.order === 'oldest_first' ? 1 : -1;
-			const sorted = (
-				isMessages ? store.listMessages(params) : store.listConversations(params)
-			).sort(
+			const unknown =
+				config.quirks.unknownListsEmpty &&
+				isMessages &&
+				filters.conversation_id !== undefined &&
+				!store.conversations.has(filters.conversation_id);
+			const listed = unknown
+				? []
+				: isMessages
+					? store.listMessages(params)
+					: store.listConversations(params);
+			const sorted = listed.sort(
 				(a, b) => sign * (a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
 			);
 			entry = { sorted, index: new Map(sorted.map((r, i) => [r.id, i])) };
@@ -618,6 +626,7 @@ function createOtherOrigin(config) {
  *   echoAuthorization: false | true (every error text ends with the request's Authorization header)
  *   numericIds: false | true (ids are numbers: msg_00000042 is sent as 42, and 42 is read back as it)
  *   refuseLargePages: false | true (a limit above maxPageSize is a 400 naming the maximum, not a shorter page)
+ *   unknownListsEmpty: false | true (messages of a conversation that does not exist list as an empty page, not a 404)
  */
 function validateQuirks(quirks) {
 	const known = [
@@ -627,6 +636,7 @@ function validateQuirks(quirks) {
 		'echoAuthorization',
 		'numericIds',
 		'refuseLargePages',
+		'unknownListsEmpty',
 	];
 	for (const key of Object.keys(quirks))
 		if (!known.includes(key)) throw new Error(`Unknown quirk ${key} (known: ${known.join(', ')})`);

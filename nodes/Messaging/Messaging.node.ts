@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -9,8 +10,26 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as conversation from './actions/conversation';
 import * as message from './actions/message';
 import { router } from './actions/router';
+import { toolDescriptionProperty } from './descriptions/tool';
 import { searchConversations, searchMessages } from './methods/listSearch';
 import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
+
+const properties: INodeProperties[] = [
+	toolDescriptionProperty,
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Conversation', value: 'conversation' },
+			{ name: 'Message', value: 'message' },
+		],
+		default: 'message',
+	},
+	...message.description,
+	...conversation.description,
+];
 
 export class Messaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,11 +37,14 @@ export class Messaging implements INodeType {
 		name: 'messaging',
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Simplify is on by default (version 1 keeps the service's records for existing workflows).
+		version: [1, 2],
+		defaultVersion: 2,
 		// The operation's action sentence ("Send a message"); kept equal to the options' `action` by a unit test.
 		subtitle:
-			'={{ {"message":{"addReaction":"Add a reaction to a message","delete":"Delete a message","get":"Get a message","getAll":"Get many messages","removeReaction":"Remove a reaction from a message","send":"Send a message","sendAndWaitForReply":"Send a message and wait for a reply in the chat","sendAndWait":"Send a message and wait for response","update":"Update a message"},"conversation":{"archive":"Archive a conversation","create":"Create a conversation","delete":"Delete a conversation","get":"Get a conversation","getAll":"Get many conversations","mute":"Mute a conversation","pin":"Pin a conversation","unarchive":"Unarchive a conversation","unmute":"Unmute a conversation","unpin":"Unpin a conversation","update":"Update a conversation"}}[$parameter["resource"]]?.[$parameter["operation"]] }}',
-		description: 'Send, read, edit and react to messages, and archive, pin or mute conversations',
+			'={{ {"message":{"addReaction":"Add a reaction to a message","delete":"Delete a message","get":"Get a message","getAll":"Get many messages","removeReaction":"Remove a reaction from a message","send":"Send a message","sendAndWaitForReply":"Send a message and wait for a reply in the chat","sendAndWait":"Send a message and wait for response","update":"Update a message"},"conversation":{"archive":"Archive a conversation","create":"Create a conversation","delete":"Delete a conversation","get":"Get a conversation","getAll":"Get many conversations","getContext":"Get a conversation transcript","mute":"Mute a conversation","pin":"Pin a conversation","unarchive":"Unarchive a conversation","unmute":"Unmute a conversation","unpin":"Unpin a conversation","update":"Update a conversation"}}[$parameter["resource"]]?.[$parameter["operation"]] }}',
+		description:
+			'Send, read, edit and react to messages, read a conversation as a transcript, and archive, pin or mute conversations',
 		defaults: { name: 'Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -32,21 +54,7 @@ export class Messaging implements INodeType {
 		webhooks: sendAndWaitWebhooks,
 		waitingNodeTooltip:
 			'={{ $parameter.operation === "sendAndWait" ? "Execution will continue after the person responds" : "" }}',
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Conversation', value: 'conversation' },
-					{ name: 'Message', value: 'message' },
-				],
-				default: 'message',
-			},
-			...message.description,
-			...conversation.description,
-		],
+		properties,
 	};
 
 	methods = { listSearch: { searchConversations, searchMessages } };

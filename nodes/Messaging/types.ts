@@ -11,12 +11,19 @@ export interface RunContext {
 	requestOptions(itemIndex: number, expect?: ExpectedAnswer): RequestOptions;
 	/** The service's timestamp unit, from the credential or read once off the service. */
 	timestampUnit(itemIndex: number): Promise<TimestampUnit>;
+	/** Conversations the run has read, by id: Simplify tells "me" from the other person of a one-to-one one. */
+	conversations: Map<string, IDataObject>;
 }
 
 export type OperationResult = IDataObject | IDataObject[];
 
+/** What an operation returns, as Simplify reads it: a message (one sent by the account), a conversation, a reply wait. */
+export type SimplifyAs = 'message' | 'sentMessage' | 'conversation' | 'reply';
+
 export interface MessagingOperation {
 	description: INodeProperties[];
+	/** Set on operations with the Simplify toggle. */
+	simplifyAs?: SimplifyAs;
 	/** Items processed at once when the user has not set Parallel Requests (default: DEFAULT_PARALLEL_REQUESTS). */
 	parallelRequests?: number;
 	execute(this: IExecuteFunctions, itemIndex: number, run: RunContext): Promise<OperationResult>;

@@ -38,6 +38,14 @@ export const listingOptions: INodeProperties[] = [
 		description: 'How many messages each request asks for while checking',
 	},
 	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to emit each message as a compact record (sender, from_me, text, times in ISO 8601, reactions counted, attachment names; no phone numbers or avatar URLs) instead of the service's raw record",
+	},
+	{
 		displayName: 'Skip My Own Messages',
 		name: 'skipOwnMessages',
 		type: 'boolean',

@@ -12,6 +12,7 @@ export interface TriggerOptions {
 	isoTimestamps: boolean;
 	lookBackSeconds: number;
 	pageSize: number;
+	simplify: boolean;
 	skipOwnMessages: boolean;
 	/** Version 2's Events and their options; version 1 has new messages only. */
 	events: EventSettings;
@@ -40,6 +41,7 @@ export function readOptions(context: IPollFunctions | ITriggerFunctions): Trigge
 		isoTimestamps: options.isoTimestamps === true,
 		lookBackSeconds: Math.max(0, number(options.lookBackSeconds, 60)),
 		pageSize: Math.min(1000, Math.max(1, Math.floor(number(options.pageSize, PAGE_SIZE)))),
+		simplify: options.simplify === true,
 		skipOwnMessages: options.skipOwnMessages !== false,
 	};
 }

@@ -1,19 +1,22 @@
 /** Messages as output items, as both versions emit them. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { simplifyMessage } from '../shared/simplify';
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
 import type { TriggerMessage } from './pollState';
 
 export function messageItems(
 	messages: TriggerMessage[],
-	settings: { isoTimestamps: boolean; unitSetting: TimestampUnitSetting },
+	settings: { isoTimestamps: boolean; unitSetting: TimestampUnitSetting; simplify?: boolean },
 	extra: IDataObject = {},
 ): INodeExecutionData[] {
 	return messages.map((message) => ({
 		json: {
-			...(settings.isoTimestamps
-				? withIsoTimestamps(message as IDataObject, settings.unitSetting)
-				: (message as IDataObject)),
+			...(settings.simplify
+				? (simplifyMessage(message, { unit: settings.unitSetting, own: [] }) as IDataObject)
+				: settings.isoTimestamps
+					? withIsoTimestamps(message as IDataObject, settings.unitSetting)
+					: (message as IDataObject)),
 			...extra,
 		},
 	}));

@@ -289,7 +289,24 @@ async function ownerSession(url) {
 	return { cookie, owner, rest };
 }
 
+/**
+ * An end-to-end suite's start: the pinned n8n installed, the package built, and a fresh work folder with an
+ * n8n user folder in it (`prefix` names the folder under the system's temporary one).
+ */
+function prepareSuite(prefix) {
+	ensureN8n();
+	execFileSync(process.execPath, [path.join(ROOT, 'node_modules/gulp/bin/gulp.js'), 'build'], {
+		cwd: ROOT,
+		stdio: 'ignore',
+	});
+	const work = fs.mkdtempSync(path.join(require('node:os').tmpdir(), prefix));
+	const user = path.join(work, 'user');
+	fs.mkdirSync(user, { recursive: true });
+	return { work, user };
+}
+
 module.exports = {
+	prepareSuite,
 	n8nEnv,
 	ROOT,
 	PACKAGE_NAME,

@@ -1,13 +1,13 @@
 'use strict';
 
 /**
- * Polls `predicate` until it returns something truthy and resolves to that; rejects after `timeoutMs`
+ * Polls `predicate` (which may be async) until it returns something truthy and resolves to that; rejects after `timeoutMs`
  * with an error naming `what` it waited for.
  */
 async function waitFor(what, predicate, timeoutMs, { intervalMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		const value = predicate();
+		const value = await predicate();
 		if (value) return value;
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}

@@ -51,9 +51,18 @@ class Feed {
 	}
 }
 
+/** The node as n8n derives an AI agent's tool from it: the same node under the name "<name><suffix>". */
+function asTool(suffix) {
+	const node = new Messaging();
+	node.description = { ...node.description, name: `${node.description.name}${suffix}` };
+	return node;
+}
+
 const NODE_TYPES = {
 	'test.feed': new Feed(),
 	'n8n-nodes-messaging.messaging': new Messaging(),
+	'n8n-nodes-messaging.messagingTool': asTool('Tool'),
+	'n8n-nodes-messaging.messagingHitlTool': asTool('HitlTool'),
 	'n8n-nodes-messaging.messagingTrigger': new MessagingTrigger(),
 };
 const credentialType = new MessagingApi();
@@ -117,6 +126,8 @@ async function runMessagingNode({
 	credentials,
 	continueOnFail = false,
 	onError = continueOnFail ? 'continueRegularOutput' : undefined,
+	typeVersion = 1,
+	type = 'n8n-nodes-messaging.messaging',
 }) {
 	const nodes = [
 		{
@@ -130,8 +141,8 @@ async function runMessagingNode({
 		{
 			id: '2',
 			name: 'Messaging',
-			type: 'n8n-nodes-messaging.messaging',
-			typeVersion: 1,
+			type,
+			typeVersion,
 			position: [200, 0],
 			parameters,
 			credentials: CREDENTIAL_REF,

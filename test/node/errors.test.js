@@ -30,22 +30,22 @@ describe('bad input: a clear error naming the item and the field, before any req
 		[
 			'empty message id',
 			{ resource: 'message', operation: 'get', messageId: byId('  ') },
-			'Message is empty [item 0]',
+			'Message is empty',
 		],
 		[
 			'dot id',
 			{ resource: 'message', operation: 'delete', messageId: byId('..') },
-			'Message cannot be ".." [item 0]',
+			'Message cannot be ".."',
 		],
 		[
 			'empty conversation',
 			{ resource: 'message', operation: 'send', conversationId: byId('={{ "" }}'), text: 'x' },
-			'Conversation is empty [item 0]',
+			'Conversation is empty',
 		],
 		[
 			'empty text',
 			{ resource: 'message', operation: 'send', conversationId: byId('conv_00000001'), text: '  ' },
-			'Text is empty [item 0]',
+			'Text is empty',
 		],
 		[
 			'attachments not JSON',
@@ -56,7 +56,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 				text: 'x',
 				additionalFields: { attachments: '[{' },
 			},
-			'Attachments is not valid JSON (expected an array of objects) [item 0]',
+			'Attachments is not valid JSON (expected an array of objects)',
 		],
 		[
 			'attachments not objects',
@@ -67,7 +67,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 				text: 'x',
 				additionalFields: { attachments: '["a"]' },
 			},
-			'Attachments must be a JSON array of objects, like [{"name": "report.pdf"}] [item 0]',
+			'Attachments must be a JSON array of objects, like [{"name": "report.pdf"}]',
 		],
 		[
 			'create with nothing',
@@ -77,7 +77,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 				createWith: 'contact',
 				contactId: '={{ " " }}',
 			},
-			'Contact ID is empty (a conversation needs a contact or a group) [item 0]',
+			'Contact ID is empty (a conversation needs a contact or a group)',
 		],
 		[
 			'reactions of the wrong shape',
@@ -87,7 +87,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 				messageId: byId('msg_00000001'),
 				updateFields: { reactionsJson: '{"like": [1]}' },
 			},
-			'Reactions (JSON) "like" must be a list of reactor names (strings) [item 0]',
+			'Reactions (JSON) "like" must be a list of reactor names (strings)',
 		],
 		[
 			'reaction rows field left empty (it would remove every reaction)',
@@ -97,12 +97,12 @@ describe('bad input: a clear error naming the item and the field, before any req
 				messageId: byId('msg_00000001'),
 				updateFields: { text: 'edited', reactions: {} },
 			},
-			'Reactions has no rows: add a reaction row, or remove the field to keep the reactions (Reactions (JSON) {} removes them all) [item 0]',
+			'Reactions has no rows: add a reaction row, or remove the field to keep the reactions (Reactions (JSON) {} removes them all)',
 		],
 		[
 			'limit below 1',
 			{ resource: 'message', operation: 'getAll', returnAll: false, limit: 0 },
-			'Limit must be a whole number of at least 1 [item 0]',
+			'Limit must be a whole number of at least 1',
 		],
 		[
 			'nothing to update',
@@ -112,7 +112,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 				conversationId: byId('conv_00000001'),
 				updateFields: {},
 			},
-			'Update Fields is empty: add at least one field to change [item 0]',
+			'Update Fields is empty: add at least one field to change',
 		],
 		[
 			'not a date',
@@ -122,7 +122,7 @@ describe('bad input: a clear error naming the item and the field, before any req
 				conversationId: byId('conv_00000001'),
 				updateFields: { archivedAt: 'next tuesday' },
 			},
-			'Archived At is not a date: next tuesday (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]',
+			'Archived At is not a date: next tuesday (use ISO 8601, e.g. 2025-03-05T14:30:00Z)',
 		],
 	])('%s', async (_name, parameters, message) => {
 		const { error, items } = await run(parameters);

@@ -29,12 +29,12 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 		[
 			'an object as an id',
 			{ resource: 'message', operation: 'get', messageId: byId('={{ $json.obj }}') },
-			'Message must be text, not an object [item 0]',
+			'Message must be text, not an object',
 		],
 		[
 			'a list as an id',
 			{ resource: 'message', operation: 'delete', messageId: byId('={{ $json.list }}') },
-			'Message must be text, not a list [item 0]',
+			'Message must be text, not a list',
 		],
 		[
 			'an object as the text',
@@ -44,7 +44,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				conversationId: byId('conv_00000001'),
 				text: '={{ $json.obj }}',
 			},
-			'Text must be text, not an object [item 0]',
+			'Text must be text, not an object',
 		],
 		[
 			'a list as the edited text',
@@ -54,7 +54,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				messageId: byId('msg_00000001'),
 				updateFields: { text: '={{ $json.list }}' },
 			},
-			'Text must be text, not a list [item 0]',
+			'Text must be text, not a list',
 		],
 		[
 			'a boolean as a contact',
@@ -64,7 +64,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				createWith: 'contact',
 				contactId: '={{ $json.flag }}',
 			},
-			'Contact ID must be text, not a boolean [item 0]',
+			'Contact ID must be text, not a boolean',
 		],
 		[
 			'an object as a reaction name',
@@ -75,7 +75,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				reaction: '={{ $json.obj }}',
 				reactor: 'ann',
 			},
-			'Reaction must be text, not an object [item 0]',
+			'Reaction must be text, not an object',
 		],
 		[
 			'an empty reactor',
@@ -86,7 +86,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				reaction: 'like',
 				reactor: ' ',
 			},
-			'Reactor is empty [item 0]',
+			'Reactor is empty',
 		],
 		[
 			'an empty reaction name in JSON',
@@ -96,7 +96,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				messageId: byId('msg_00000001'),
 				updateFields: { reactionsJson: '{"": ["ann"]}' },
 			},
-			'Reactions (JSON) has a reaction with an empty name [item 0]',
+			'Reactions (JSON) has a reaction with an empty name',
 		],
 		[
 			'an empty reactor in JSON',
@@ -106,7 +106,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				messageId: byId('msg_00000001'),
 				updateFields: { reactionsJson: '{"like": [""]}' },
 			},
-			'Reactions (JSON) "like" has an empty reactor name [item 0]',
+			'Reactions (JSON) "like" has an empty reactor name',
 		],
 		[
 			'a loose date',
@@ -116,7 +116,7 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				conversationId: byId('conv_00000001'),
 				updateFields: { archivedAt: 'March 5' },
 			},
-			'Archived At is not a date: March 5 (use ISO 8601, e.g. 2025-03-05T14:30:00Z) [item 0]',
+			'Archived At is not a date: March 5 (use ISO 8601, e.g. 2025-03-05T14:30:00Z)',
 		],
 		[
 			'an impossible date',
@@ -126,12 +126,12 @@ describe('input of the wrong kind is an error naming the field and the item, bef
 				conversationId: byId('conv_00000001'),
 				updateFields: { archivedAt: '2025-02-30' },
 			},
-			'Archived At is not a valid date: 2025-02-30 [item 0]',
+			'Archived At is not a valid date: 2025-02-30',
 		],
 		[
 			'a limit that is not a number',
 			{ resource: 'message', operation: 'getAll', returnAll: false, limit: '={{ "five" }}' },
-			'Limit must be a whole number of at least 1 [item 0]',
+			'Limit must be a whole number of at least 1',
 		],
 	])('%s', async (_name, parameters, message) => {
 		const { error, items } = await run(parameters, { input });
@@ -272,7 +272,7 @@ describe('answers that are not what the call returns are errors, never silent re
 			updateFields: { reactions: { reaction: [{ name: 'like', reactors: ' , ' }] } },
 		});
 		expect(error.message).toBe(
-			'Reactions row 1 ("like") has no reactors; to remove a reaction, leave its row out [item 0]',
+			'Reactions row 1 ("like") has no reactors; to remove a reaction, leave its row out',
 		);
 		expect(writes()).toEqual([]); // before: PUT reactions= (every reaction removed)
 	});

@@ -128,8 +128,8 @@ describe('Send and Wait for Response: the request', () => {
 	});
 
 	test.each([
-		[{ message: '={{ "  " }}' }, 'Message is empty [item 0]'],
-		[{ conversationId: byId('conv_gone') }, 'Conversation "conv_gone" does not exist [item 0]'],
+		[{ message: '={{ "  " }}' }, 'Message is empty'],
+		[{ conversationId: byId('conv_gone') }, 'Conversation "conv_gone" does not exist'],
 		[
 			{
 				options: {
@@ -138,7 +138,7 @@ describe('Send and Wait for Response: the request', () => {
 					},
 				},
 			},
-			'Limit Wait Time must be a positive amount of hours (got "-1") [item 0]',
+			'Limit Wait Time must be a positive amount of hours (got "-1")',
 		],
 		[
 			{
@@ -148,7 +148,7 @@ describe('Send and Wait for Response: the request', () => {
 					},
 				},
 			},
-			'Limit Wait Time has no valid Max Date and Time (got "next tuesday") [item 0]',
+			'Limit Wait Time has no valid Max Date and Time (got "next tuesday")',
 		],
 	])('bad input %j: a clear error, nothing sent, nothing parked', async (extra, message) => {
 		const { error, waitTill } = await park(extra);
@@ -166,8 +166,8 @@ describe('Send and Wait for Response: the request', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([
 			{
-				error: 'Conversation "conv_gone" does not exist [item 0]',
-				details: { description: 'Check the "Conversation" parameter of item 0.' },
+				error: 'Conversation "conv_gone" does not exist',
+				details: { description: 'Check the "Conversation" parameter.' },
 			},
 		]);
 	});

@@ -363,17 +363,17 @@ describe('Send and Wait for Reply', () => {
 	});
 
 	test.each([
-		[{ message: '   ' }, 'Message is empty [item 0]'],
-		[{ conversationId: byId('conv_nope') }, 'Conversation "conv_nope" does not exist [item 0]'],
+		[{ message: '   ' }, 'Message is empty'],
+		[{ conversationId: byId('conv_nope') }, 'Conversation "conv_nope" does not exist'],
 		[
 			{ options: { replyPattern: '(yes' } },
-			'Reply Must Match is not a valid regular expression: Invalid regular expression: /(yes/: Unterminated group [item 0]',
+			'Reply Must Match is not a valid regular expression: Invalid regular expression: /(yes/: Unterminated group',
 		],
 		[
 			{ replyTimeout: 7200 },
-			'Wait for Reply (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits [item 0]',
+			'Wait for Reply (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits',
 		],
-		[{ checkInterval: 0 }, 'Check Every (Seconds) must be a positive number of seconds [item 0]'],
+		[{ checkInterval: 0 }, 'Check Every (Seconds) must be a positive number of seconds'],
 	])('bad input %j: a clear error before anything is sent', async (extra, message) => {
 		const { error } = await runMessagingNode({ parameters: parameters(extra), credentials });
 		expect(error.message).toBe(message);

@@ -3,6 +3,8 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
+import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
+import { isTool, withNextStep } from '../descriptions/tool';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -49,9 +51,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// One message for the whole run, then the execution waits: no item loop (as n8n's own nodes do).
 		return await message.executeSendAndWait.call(this, newRunContext(this, options.timeoutMs));
 	}
-	const timestampSetting = options.isoTimestamps
-		? ((await getMessagingCredentials.call(this)).timestampUnit ?? 'auto')
-		: 'auto';
+	const simplifyAs = operation.simplifyAs;
+	const credentials =
+		options.isoTimestamps || simplifyAs ? await getMessagingCredentials.call(this) : undefined;
+	const timestampSetting = credentials?.timestampUnit ?? 'auto';
+	const own = ownFromSetting(credentials?.ownContactId);
 	const lanes = new Lanes(options.parallelRequests);
 	const run = newRunContext(this, options.timeoutMs, lanes);
 	const results: INodeExecutionData[][] = new Array(items.length);
@@ -59,14 +63,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await forEachWithConcurrency(items.length, lanes, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
-			const records = (Array.isArray(data) ? data : [data]).map((record) =>
-				options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
-			);
+			const raw = Array.isArray(data) ? data : [data];
+			const records =
+				simplifyAs && wantsSimplify(this, i)
+					? simplifyRecords(raw, simplifyAs, run, timestampSetting, own, isTool(this))
+					: raw.map((record) =>
+							options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
+						);
 			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
 				itemData: { item: i },
 			});
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error, i);
+			if (!this.continueOnFail()) throw asToolError(this, asNodeError(this, error, i));
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];
 		}
 	});
@@ -81,6 +89,16 @@ function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** As an AI agent's tool, the error's message (all the model receives) also says what to do next. */
+function asToolError<E extends NodeApiError | NodeOperationError>(
+	context: IExecuteFunctions,
+	error: E,
+): E {
+	if (isTool(context))
+		error.message = withNextStep(error.message, (error as { httpCode?: unknown }).httpCode);
+	return error;
 }
 
 interface RunOptions {
@@ -109,6 +127,7 @@ function newRunContext(context: IExecuteFunctions, timeoutMs: number, lane?: Lan
 	const pacer = new Pacer();
 	const run: RunContext = {
 		pacer,
+		conversations: new Map(),
 		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, lane, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, run.requestOptions(itemIndex, 'list'));

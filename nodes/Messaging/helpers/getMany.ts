@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { collectRecords, MAX_PAGES, servicePages, type ListQuery } from '../../shared/paginate';
 import type { RunContext } from '../types';
 import { getPositiveInteger } from './parameters';
+import { isTool, TOOL_MAX_LIMIT } from '../descriptions/tool';
 
 /** Get Many for either collection: Return All pages through the cursor, else up to Limit. */
 export async function getMany(
@@ -17,6 +18,8 @@ export async function getMany(
 	if (!returnAll) {
 		max = getPositiveInteger(this, 'limit', itemIndex, 'Limit', 50);
 	}
+	// An AI agent's tool result stays bounded: Return All or a larger Limit is lowered, not refused.
+	if (isTool(this)) max = Math.min(max, TOOL_MAX_LIMIT);
 	const fetchPage = servicePages(this, collection, filters, run.requestOptions(itemIndex));
 	const result = await collectRecords(fetchPage, max);
 	// Which item, when there are several to tell apart.

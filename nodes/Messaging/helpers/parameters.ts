@@ -14,10 +14,20 @@ export function inputError(
 	field: string,
 	problem: string,
 ): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description: `Check the "${field}" parameter of item ${itemIndex}.`,
-	});
+	const several = severalItems(context);
+	return new NodeOperationError(
+		context.getNode(),
+		`${field} ${problem}${several ? ` [item ${itemIndex}]` : ''}`,
+		{
+			itemIndex,
+			description: `Check the "${field}" parameter${several ? ` of item ${itemIndex}` : ''}.`,
+		},
+	);
+}
+
+/** Whether the run has several input items to tell apart (a tool call, like most runs, has one). */
+export function severalItems(context: IExecuteFunctions): boolean {
+	return context.getInputData().length > 1;
 }
 
 /** What kind of value this is, as a person would say it. */

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { messagingApiRequest, type RequestOptions } from '../../shared/transport';
 import { getText, inputError } from '../helpers/parameters';
+import { reviewRequestText } from '../helpers/reviewRequest';
 
 /** A conversation that does not exist is bad input: said before anything is sent, naming field and item. */
 export async function getConversationOrFail(
@@ -55,5 +56,8 @@ export async function postMessage(
 
 /** The Message parameter: text that is not blank. */
 export function getMessageText(context: IExecuteFunctions, itemIndex: number): string {
-	return getText(context, 'message', itemIndex, 'Message', { required: true });
+	return (
+		reviewRequestText(context, itemIndex) ??
+		getText(context, 'message', itemIndex, 'Message', { required: true })
+	);
 }

@@ -55,7 +55,7 @@ export class MessagingTriggerV1 implements INodeType {
 		const credentials = await getMessagingCredentials.call(this);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const fetchPage = servicePages(this, 'messages', listQuery(options));
-		const output = { isoTimestamps: options.isoTimestamps, unitSetting };
+		const output = { ...options, unitSetting };
 
 		if (this.getMode() === 'manual') {
 			const newest = await fetchNewest(fetchPage, options.pageSize);

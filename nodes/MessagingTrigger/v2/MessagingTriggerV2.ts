@@ -79,7 +79,7 @@ export class MessagingTriggerV2 implements INodeType {
 					throw new NodeOperationError(this.getNode(), message, { description });
 				}
 				const unitSetting = credentials.timestampUnit ?? 'auto';
-				this.emit([messageItems([newest], { isoTimestamps: options.isoTimestamps, unitSetting })]);
+				this.emit([messageItems([newest], { ...options, unitSetting })]);
 			};
 			return { manualTriggerFunction };
 		}

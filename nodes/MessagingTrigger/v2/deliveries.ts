@@ -125,7 +125,7 @@ export class TriggerDeliveries {
 		const { options } = this.settings;
 		const credentials = await getMessagingCredentials.call(context);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
-		const output = { isoTimestamps: options.isoTimestamps, unitSetting };
+		const output = { ...options, unitSetting };
 
 		// 1. Emit again what was lost.
 		const { retry, exhausted } = nextAttempts(

@@ -5,10 +5,14 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'conversation';
 
 const properties: INodeProperties[] = [
 	conversationLocator,
+	...simplifyFields('conversation'),
 	optionsCollection({ isoTimestamps: true }),
 ];
 

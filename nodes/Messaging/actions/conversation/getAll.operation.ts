@@ -4,7 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { getMany } from '../../helpers/getMany';
 import { getOptionalId } from '../../helpers/parameters';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'conversation';
 
 function onlyFilter(name: string, state: string): INodeProperties {
 	return {
@@ -38,6 +41,7 @@ const properties: INodeProperties[] = [
 			onlyFilter('pinned', 'pinned'),
 		],
 	},
+	...simplifyFields('conversations'),
 	optionsCollection({ isoTimestamps: true }),
 ];
 

@@ -6,6 +6,7 @@ import * as create from './create.operation';
 import * as deleteConversation from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as getContext from './getContext.operation';
 import * as mute from './mute.operation';
 import * as pin from './pin.operation';
 import * as unarchive from './unarchive.operation';
@@ -19,6 +20,7 @@ export const operations: Record<string, MessagingOperation> = {
 	delete: deleteConversation,
 	get,
 	getAll,
+	getContext,
 	mute,
 	pin,
 	unarchive,
@@ -58,6 +60,13 @@ export const description: INodeProperties[] = [
 				value: 'get',
 				description: 'Get a conversation by ID',
 				action: 'Get a conversation',
+			},
+			{
+				name: 'Get Context',
+				value: 'getContext',
+				description:
+					'The latest messages of a conversation as one transcript, oldest first, for an AI agent or a summary',
+				action: 'Get a conversation transcript',
 			},
 			{
 				name: 'Get Many',
@@ -106,6 +115,7 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...getAll.description,
+	...getContext.description,
 	...create.description,
 	...get.description,
 	...update.description,

@@ -5,10 +5,17 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
+import { hasOwnContact, readConversation } from '../../helpers/conversations';
+import { wantsSimplify } from '../../helpers/simplifyOutput';
+import { idText } from '../../../shared/ids';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'message';
 
 const properties: INodeProperties[] = [
 	...messageLocators,
+	...simplifyFields('message'),
 	optionsCollection({ isoTimestamps: true }),
 ];
 
@@ -23,9 +30,15 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const messageId = getRequiredId(this, 'messageId', itemIndex, 'Message');
-	return await messagingApiRequest.call(
+	const message = await messagingApiRequest.call(
 		this,
 		{ method: 'GET', path: ['messages', messageId] },
 		run.requestOptions(itemIndex, 'record'),
 	);
+	// Simplify's from_me: without "Your Contact ID" on the credential, the conversation tells who is who.
+	const conversationId = idText(message.conversation_id);
+	if (conversationId && wantsSimplify(this, itemIndex) && !(await hasOwnContact(this))) {
+		await readConversation(this, run, conversationId, itemIndex);
+	}
+	return message;
 }

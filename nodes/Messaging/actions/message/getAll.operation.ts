@@ -5,7 +5,12 @@ import { optionsCollection, returnAllAndLimit } from '../../descriptions/common'
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
 import { getOptionalId } from '../../helpers/parameters';
+import { hasOwnContact, readConversation } from '../../helpers/conversations';
+import { wantsSimplify } from '../../helpers/simplifyOutput';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'message';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -23,6 +28,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...simplifyFields('messages'),
 	optionsCollection({ isoTimestamps: true }),
 ];
 
@@ -37,7 +43,19 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const conversationId = getOptionalId(this, 'filters.conversationId', itemIndex, 'Conversation');
-	return await getMany.call(this, itemIndex, run, 'messages', {
-		conversation_id: conversationId === '' ? undefined : conversationId,
-	});
+	if (conversationId === '') return await getMany.call(this, itemIndex, run, 'messages', {});
+	// Without Your Contact ID, Simplify tells "me" by the conversation's other contact: read it first.
+	if (wantsSimplify(this, itemIndex) && !(await hasOwnContact(this)))
+		await readConversation(this, run, conversationId, itemIndex);
+	const messages = await getMany
+		.call(this, itemIndex, run, 'messages', { conversation_id: conversationId })
+		.catch(async (error: unknown) => {
+			// A service that answers an unknown conversation's list with 404: said as the wrong id it is.
+			if ((error as { httpCode?: unknown }).httpCode === '404')
+				await readConversation(this, run, conversationId, itemIndex);
+			throw error;
+		});
+	// Some services list an unknown conversation as empty: an empty list is checked, never taken as "no messages".
+	if (messages.length === 0) await readConversation(this, run, conversationId, itemIndex);
+	return messages;
 }

@@ -5,6 +5,7 @@ import { getMessagingCredentials, messagingApiRequest } from '../../../shared/tr
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, getText } from '../../helpers/parameters';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
 import {
 	answeredMessage,
@@ -12,6 +13,8 @@ import {
 	skipIfAlreadySentField,
 	type DuplicateCheck,
 } from './alreadySent';
+
+export const simplifyAs = 'sentMessage';
 
 /** One at a time: messages reach the conversation in item order. */
 export const parallelRequests = 1;
@@ -40,6 +43,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	skipIfAlreadySentField,
+	...simplifyFields('message'),
 	optionsCollection({
 		isoTimestamps: true,
 		parallel: {

@@ -20,7 +20,10 @@ import {
 	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
 import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/replySettings';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'reply';
 
 /** Messages read per request while checking for the reply. */
 const CHECK_PAGE_SIZE = 50;
@@ -76,6 +79,7 @@ const properties: INodeProperties[] = [
 		default: 'output',
 		description: 'What happens when no reply came in time',
 	},
+	...simplifyFields('reply'),
 	optionsCollection({
 		isoTimestamps: false,
 		parallel: {

@@ -6,7 +6,10 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getAttachments, getRequiredId, getText, inputError } from '../../helpers/parameters';
+import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
+
+export const simplifyAs = 'message';
 
 const properties: INodeProperties[] = [
 	...messageLocators,
@@ -72,6 +75,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...simplifyFields('message'),
 	optionsCollection({ isoTimestamps: true }),
 ];
 

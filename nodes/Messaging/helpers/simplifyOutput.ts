@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import {
+	otherContactOf,
+	simplifyConversation,
+	simplifyMessage,
+	simplifyReply,
+	withoutEmpty,
+	type SimplifyContext,
+} from '../../shared/simplify';
+import type { TimestampUnitSetting } from '../../shared/timestamps';
+import { idText, senderOf } from '../../shared/ids';
+import type { RunContext, SimplifyAs } from '../types';
+
+/** Whether the item asks for Simplify (absent on operations without the toggle). */
+export function wantsSimplify(context: IExecuteFunctions, itemIndex: number): boolean {
+	return context.getNodeParameter('simplify', itemIndex, false) === true;
+}
+
+/** The records of one item, simplified as the operation's output kind; `compact` (an AI tool's) leaves out empty fields. */
+export function simplifyRecords(
+	records: IDataObject[],
+	as: SimplifyAs,
+	run: RunContext,
+	unit: TimestampUnitSetting,
+	own: string[],
+	compact = false,
+): IDataObject[] {
+	const otherContacts = new Map<string, string>();
+	for (const [id, conversation] of run.conversations) {
+		const other = otherContactOf(conversation);
+		if (other !== undefined) otherContacts.set(id, other);
+	}
+	const context: SimplifyContext = { unit, own, otherContacts };
+	const simplified = records.map((record) => {
+		if (as === 'conversation') return simplifyConversation(record, context) as IDataObject;
+		if (as === 'reply') return simplifyReply(record, context) as IDataObject;
+		if (as === 'sentMessage') {
+			// The account sent it: its sender is "me".
+			const { id, username } = senderOf(record);
+			const sentBy = [id, username].filter((w): w is string => w !== undefined);
+			return simplifyMessage(record, { ...context, own: [...own, ...sentBy] }) as IDataObject;
+		}
+		return simplifyMessage(record, context) as IDataObject;
+	});
+	if (!compact) return simplified;
+	return simplified.map((record) => {
+		const out = withoutEmpty(record) as IDataObject;
+		for (const key of ['sent', 'reply'] as const) {
+			const nested = out[key];
+			if (nested && typeof nested === 'object')
+				out[key] = withoutEmpty(nested as IDataObject) as IDataObject;
+		}
+		return out;
+	});
+}
+
+/** The account's contact id or username from the credential, when the user gave it. */
+export function ownFromSetting(setting: unknown): string[] {
+	const own = idText(typeof setting === 'string' ? setting.trim() : setting);
+	return own === undefined ? [] : [own];
+}

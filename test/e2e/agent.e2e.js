@@ -1,0 +1,487 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * n8n's AI Agent uses the Messaging tool, in a real `n8n start` (the packed package, SQLite), with a
+ * scripted chat model (test/e2e/scriptedModel.js) in place of a real one. The checks read what the model
+ * was offered and what each tool call returned to it, and what reached the sandbox service.
+ * Run: flock /work/heavy.lock npm run test:e2e -- agent   (prints "agent-e2e: N passed, M failed")
+ */
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const n8n = require('../../scripts/lib/n8n');
+const { createSandbox } = require('../../sandbox/server');
+const wf = require('./workflows');
+const { createChecks } = require('../../scripts/lib/checks');
+const { waitFor } = require('../../scripts/lib/wait');
+const { startScriptedModel } = require('./scriptedModel');
+
+const TOKEN = 'e2e-agent-token-me';
+const BROWSER =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const TYPE = 'n8n-nodes-messaging.messaging';
+const OPENAI_CREDENTIAL = { id: 'e2eScriptedModel', name: 'Scripted model' };
+const credentials = { messagingApi: { id: wf.CREDENTIAL_ID, name: 'Messaging (sandbox)' } };
+/** What the editor writes for "let the model define this parameter": the display name as key, no description. */
+const fromAI = (key, type = 'string') =>
+	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
+const byId = (value) => ({ __rl: true, mode: 'id', value });
+
+const { check, elapsed, finish, abort } = createChecks('agent-e2e', { timed: true });
+
+const tool = (name, parameters, type = `${TYPE}Tool`) => ({
+	id: crypto.randomUUID(),
+	name,
+	type,
+	typeVersion: 2,
+	position: [0, 300],
+	parameters,
+	credentials,
+});
+
+/** Webhook (GET /webhook/<tag>) -> AI Agent, with the scripted model and `tools` (node -> agent or -> gate). */
+function agentWorkflow(id, tag, tools, links) {
+	const nodes = [
+		{
+			id: `${id}-hook`,
+			name: 'Start',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: crypto.randomUUID(),
+			parameters: { httpMethod: 'GET', path: tag, responseMode: 'onReceived', options: {} },
+		},
+		{
+			id: `${id}-agent`,
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3.1,
+			position: [220, 0],
+			parameters: { promptType: 'define', text: `=Task ${tag}`, options: {} },
+		},
+		{
+			id: `${id}-model`,
+			name: 'Scripted Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.3,
+			position: [120, 300],
+			parameters: {
+				model: { __rl: true, mode: 'id', value: 'scripted-1' },
+				responsesApiEnabled: false,
+				options: {},
+			},
+			credentials: { openAiApi: OPENAI_CREDENTIAL },
+		},
+		...tools,
+	];
+	const connections = {
+		Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+		'Scripted Model': {
+			ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+		},
+	};
+	for (const t of tools) {
+		const to = links[t.name] ?? 'AI Agent';
+		connections[t.name] = { ai_tool: [[{ node: to, type: 'ai_tool', index: 0 }]] };
+	}
+	return {
+		id,
+		name: `E2E agent ${tag}`,
+		nodes,
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+async function main() {
+	const { work, user } = n8n.prepareSuite('e2e-agent-');
+	const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/descriptions/tool');
+
+	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'none' }).start();
+	const model = await startScriptedModel();
+	const { store } = sandbox;
+	store.addContact({ id: 'ct_me', username: 'support' });
+	store.addContact({ id: 'ct_ann', username: 'ann', phoneNumber: '+15550009999' });
+	const chat = store.createConversation({ contact_id: 'ct_ann' }).id;
+	const approvals = store.createConversation({ contact_id: 'ct_ann' }).id;
+	const support = store.createConversation({ contact_id: 'ct_ann' }).id;
+	for (let n = 1; n <= 120; n++) {
+		store.sendMessage(
+			n % 2 ? 'ct_ann' : 'ct_me',
+			{ conversation_id: chat, message: n === 120 ? 'Where is my order 42?' : `earlier ${n}` },
+			{ createdAt: 1_700_000_000 + n * 60 },
+		);
+	}
+	console.log(`agent-e2e: sandbox on ${sandbox.url}, scripted model on ${model.url}`);
+
+	let app;
+	try {
+		const { tarball } = n8n.packPackage(work);
+		n8n.installPackage(user, tarball);
+		const credentialsFile = path.join(work, 'credentials.json');
+		fs.writeFileSync(
+			credentialsFile,
+			JSON.stringify([
+				wf.credential(`${sandbox.url}/`, TOKEN),
+				{
+					...OPENAI_CREDENTIAL,
+					type: 'openAiApi',
+					data: { apiKey: 'sk-scripted', url: model.url },
+				},
+				// The example workflow's credentials, pointed at the sandbox and the scripted model.
+				{ ...wf.credential(`${sandbox.url}/`, TOKEN), id: 'demoMessagingCred' },
+				{
+					id: 'exampleOpenAiCred',
+					name: 'OpenAI account',
+					type: 'openAiApi',
+					data: { apiKey: 'sk-scripted', url: model.url },
+				},
+			]),
+		);
+		await n8n.n8nCli(user, ['import:credentials', `--input=${credentialsFile}`]);
+
+		const send = (name) =>
+			tool(name, {
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId(fromAI('Conversation')),
+				text: fromAI('Text'),
+			});
+		const workflows = [
+			agentWorkflow(
+				'e2eAgentTools001',
+				'tools',
+				[
+					send('Send a message in Messaging'),
+					tool('Get a conversation transcript in Messaging', {
+						resource: 'conversation',
+						operation: 'getContext',
+						conversationId: byId(fromAI('Conversation')),
+						maxMessages: fromAI('Max_Messages', 'number'),
+					}),
+					tool('Get a message in Messaging', {
+						resource: 'message',
+						operation: 'get',
+						messageId: byId(fromAI('Message')),
+					}),
+					tool('Get many messages in Messaging', {
+						resource: 'message',
+						operation: 'getAll',
+						limit: fromAI('Limit', 'number'),
+						filters: { conversationId: byId(fromAI('Conversation')) },
+					}),
+				],
+				{},
+			),
+			agentWorkflow(
+				'e2eAgentReview01',
+				'review',
+				[
+					send('Send a message in Messaging'),
+					tool(
+						'Messaging',
+						{
+							conversationId: byId(approvals),
+							approvalOptions: { values: { approvalType: 'double' } },
+						},
+						`${TYPE}HitlTool`,
+					),
+				],
+				{ 'Send a message in Messaging': 'Messaging' },
+			),
+		];
+		// The example, watching one conversation, its model on Chat Completions (the scripted server's API).
+		const example = JSON.parse(
+			fs.readFileSync(path.join(n8n.ROOT, 'examples', 'ai-agent-answers.json'), 'utf8'),
+		);
+		for (const node of example.nodes) {
+			if (node.type === `${TYPE}Trigger`) node.parameters.conversationId = byId(support);
+			if (node.type.endsWith('.lmChatOpenAi')) node.parameters.responsesApiEnabled = false;
+		}
+		workflows.push(example);
+		const dir = path.join(work, 'workflows');
+		fs.mkdirSync(dir);
+		for (const workflow of workflows)
+			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+		await n8n.n8nCli(user, ['import:workflow', '--separate', `--input=${dir}`]);
+		for (const workflow of workflows)
+			await n8n.n8nCli(user, ['publish:workflow', `--id=${workflow.id}`]);
+		const port = await n8n.freePort();
+		app = await n8n.startN8n(user, { port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
+		console.log(`agent-e2e: n8n started on ${app.url} (${elapsed()})`);
+		// n8n registers the production webhooks of published workflows only after its editor is up (loading
+		// the AI nodes takes seconds): a 404 is retried until the webhook is there.
+		const start = async (tag) => {
+			let last;
+			await waitFor(
+				`the webhook of ${tag}`,
+				async () => {
+					const response = await fetch(`${app.url}/webhook/${tag}`);
+					last = `${response.status} ${await response.text()}`;
+					return response.status === 200;
+				},
+				90_000,
+			).catch((error) => {
+				throw new Error(
+					`${error.message}: ${last}\n${app.output().trim().split('\n').slice(-40).join('\n')}`,
+				);
+			});
+		};
+		/** The request of the current agent run that carries `count` tool results. */
+		const requestWithResults = async (task, count, timeoutMs = 60_000) =>
+			await waitFor(
+				`the model's request after ${count} tool result(s) of ${task}`,
+				() =>
+					model.requests.find(
+						(r) =>
+							r.messages.some((m) => m.role === 'user' && String(m.content).includes(task)) &&
+							model.toolResults(r).length === count,
+					),
+				timeoutMs,
+			);
+
+		// ---- the regular tool: Send, Get Context, a failing Get, Get Many with a huge limit, bad arguments ----
+		const steps = [
+			{ tool: (n) => n.startsWith('Send_a_message'), args: { Conversation: chat, Text: 12345 } },
+			{
+				tool: (n) => n.startsWith('Get_a_conversation'),
+				args: { Conversation: chat, Max_Messages: 5 },
+			},
+			{ tool: (n) => n.startsWith('Get_a_message'), args: { Message: 'msg_nope' } },
+			{
+				tool: (n) => n.startsWith('Get_many_messages'),
+				args: { Conversation: chat, Limit: 10000 },
+			},
+			{ tool: (n) => n.startsWith('Get_a_message'), args: { Message: { id: 'msg_00000001' } } },
+			{
+				tool: (n) => n.startsWith('Get_many_messages'),
+				args: { Conversation: 'conv_nope', Limit: 5 },
+			},
+			{ text: 'All done.' },
+		];
+		const exampleSteps = [
+			{ tool: (n) => n.startsWith('Get_a_conversation'), args: {} },
+			{ tool: (n) => n.startsWith('Send_a_message'), args: { Text: 'Parcel 77 is on its way.' } },
+			{ text: 'Answered.' },
+		];
+		const reviewSteps = [
+			{
+				tool: (n) => n.startsWith('Send_a_message'),
+				args: {
+					toolParameters: { Conversation: chat, Text: 'Your refund for order 42 is approved.' },
+					hitlParameters: {},
+				},
+			},
+			{ text: 'Reviewed.' },
+		];
+		const prompt = (request) =>
+			request.messages
+				.filter((m) => m.role === 'user')
+				.map((m) => String(m.content))
+				.join('\n');
+		model.play((request, turn) => {
+			const script = /wrote in conversation/.test(prompt(request))
+				? exampleSteps
+				: /Task review/.test(prompt(request))
+					? reviewSteps
+					: steps;
+			return script[turn] ?? { text: 'Done.' };
+		});
+		await start('tools');
+		const last = await requestWithResults('Task tools', steps.length - 1);
+		const results = model.toolResults(last);
+		const first = model.requests.find((r) =>
+			r.messages.some((m) => m.role === 'user' && String(m.content).includes('Task tools')),
+		);
+
+		await check(
+			'the model is offered each operation with its description and its parameters',
+			async () => {
+				const offered = Object.fromEntries(first.tools.map((t) => [t.function.name, t.function]));
+				const send = offered.Send_a_message_in_Messaging;
+				assert.equal(send.description, TOOL_DESCRIPTIONS.message.send);
+				assert.match(send.description, /conv_123/);
+				assert.deepEqual(Object.keys(send.parameters.properties).sort(), ['Conversation', 'Text']);
+				assert.equal(
+					offered.Get_a_conversation_transcript_in_Messaging.description,
+					TOOL_DESCRIPTIONS.conversation.getContext,
+				);
+				assert.deepEqual(
+					Object.keys(
+						offered.Get_a_conversation_transcript_in_Messaging.parameters.properties,
+					).sort(),
+					['Conversation', 'Max_Messages'],
+				);
+				assert.equal(
+					offered.Get_many_messages_in_Messaging.description,
+					TOOL_DESCRIPTIONS.message.getAll,
+				);
+			},
+		);
+
+		await check(
+			'Send: reaches the service (a number as Text is sent as text) and returns the compact message',
+			async () => {
+				const sent = store
+					.listMessages({ conversation_id: chat })
+					.find((m) => m.message === '12345');
+				assert.ok(sent, 'the message reached the service');
+				const [result] = JSON.parse(results[0].content);
+				assert.equal(results[0].name, 'Send_a_message_in_Messaging');
+				// As a tool, empty fields (null, {}, []) are left out.
+				assert.deepEqual(Object.keys(result).sort(), [
+					'conversation_id',
+					'from',
+					'from_id',
+					'from_me',
+					'id',
+					'sent_at',
+					'text',
+				]);
+				assert.equal(result.text, '12345');
+				assert.equal(result.from_me, true);
+			},
+		);
+
+		await check(
+			'Get Context: one transcript of the latest messages, speakers labelled, no personal data',
+			async () => {
+				const [result] = JSON.parse(results[1].content);
+				const lines = result.transcript.split('\n');
+				assert.equal(lines.length, 6);
+				assert.match(
+					lines[0],
+					/^Conversation conv_\d+ \(one-to-one with ct_ann\): 5 messages, oldest first; earlier messages exist\.$/,
+				);
+				assert.match(
+					lines[4],
+					/^\[2023-11-15T00:13:20\.000Z\] me: Where is my order 42\?$|ann: Where is my order 42\?$/,
+				);
+				assert.match(lines[5], /\] me: 12345$/);
+				assert.doesNotMatch(results[1].content, /\+1555|avatar/);
+			},
+		);
+
+		await check(
+			'a failing Get (unknown id) returns one sentence to the model; the run goes on',
+			async () => {
+				const { content } = results[2];
+				console.log(`       the model received: ${content}`);
+				assert.doesNotMatch(content, /\[item 0\]|\bat .*\.js:\d+|e2e-agent-token/);
+				assert.equal(
+					JSON.parse(content).error,
+					'Not found: No such message: msg_nope. Check the ID: use one returned by another call (Get Many, Get Context), never a name.',
+				);
+			},
+		);
+
+		await check(
+			'Get Many with a limit of 10,000 returns at most 100 compact messages',
+			async () => {
+				const list = JSON.parse(results[3].content);
+				assert.equal(list.length, 100);
+				console.log(
+					`       ${results[3].content.length} characters for 100 messages (${Math.round(results[3].content.length / 100)} each)`,
+				);
+			},
+		);
+
+		await check(
+			'an object as an id is refused in one sentence; Get Many of an unknown conversation is an error',
+			async () => {
+				console.log(`       the model received: ${results[4].content}`);
+				assert.match(results[4].content, /Message must be text, not an object/);
+				assert.doesNotMatch(results[4].content, /\[item 0\]/);
+				console.log(`       the model received: ${results[5].content}`);
+				assert.match(results[5].content, /Conversation "conv_nope" does not exist/);
+			},
+		);
+
+		// ---- the human-review tool: the request message, the approval by link, the decision to the model ----
+		await start('review');
+		const request = await waitFor(
+			'the review request message',
+			() =>
+				store.listMessages({ conversation_id: approvals }).find((m) => /Approve: /.test(m.message)),
+			60_000,
+		);
+		await check('the human-review request shows the tool and its arguments, readable', async () => {
+			console.log(`       request message:\n${request.message.replace(/^/gm, '         ')}`);
+			assert.doesNotMatch(request.message, /\[object Object\]/);
+			assert.match(request.message, /Send_a_message_in_Messaging/);
+			assert.match(request.message, /Your refund for order 42 is approved\./);
+			assert.ok(request.message.includes(chat));
+		});
+		await check(
+			'approved by link: the message is sent and the model receives the result',
+			async () => {
+				assert.equal(
+					store
+						.listMessages({ conversation_id: chat })
+						.some((m) => /refund for order 42/.test(m.message)),
+					false,
+					'nothing sent before the approval',
+				);
+				const approve = new URL(/^Approve: (\S+)$/m.exec(request.message)[1]);
+				const response = await fetch(approve, { headers: { 'user-agent': BROWSER } });
+				assert.equal(response.status, 200);
+				const after = await requestWithResults('Task review', 1);
+				const [result] = model.toolResults(after);
+				console.log(`       the model received: ${result.content.slice(0, 300)}`);
+				assert.ok(
+					store
+						.listMessages({ conversation_id: chat })
+						.some((m) => /refund for order 42/.test(m.message)),
+					'the approved message reached the service',
+				);
+				assert.match(result.content, /refund for order 42/);
+			},
+		);
+
+		// ---- the example: the trigger starts the agent, which reads the conversation and answers in it ----
+		await check(
+			'the example: a customer writes, the agent reads the transcript and answers once',
+			async () => {
+				await waitFor(
+					"the example trigger's first check",
+					() =>
+						sandbox.requests.some((r) => r.path === '/v1/messages' && r.query.includes(support)),
+					60_000,
+				);
+				store.sendMessage('ct_ann', {
+					conversation_id: support,
+					message: 'Hi, where is my parcel 77?',
+				});
+				const answer = await waitFor(
+					'the agent’s answer in the conversation',
+					() =>
+						store
+							.listMessages({ conversation_id: support })
+							.find((m) => m.message === 'Parcel 77 is on its way.'),
+					60_000,
+				);
+				assert.equal(answer.contact, 'ct_me');
+				const withTranscript = model.requests.find(
+					(r) => /wrote in conversation/.test(prompt(r)) && model.toolResults(r).length === 1,
+				);
+				const [{ content }] = model.toolResults(withTranscript);
+				assert.match(JSON.parse(content)[0].transcript, /\] ann: Hi, where is my parcel 77\?$/);
+				assert.match(
+					prompt(withTranscript),
+					/^ann wrote in conversation conv_\d+: Hi, where is my parcel 77\?$/m,
+				);
+			},
+		);
+	} finally {
+		await app?.stop();
+		await model.stop();
+		await sandbox.stop();
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	finish();
+}
+
+main().catch(abort);
