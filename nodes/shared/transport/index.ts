@@ -22,6 +22,7 @@ import {
 	type RetryPolicy,
 } from './retry';
 import { Pacer } from './pacer';
+import { withRawBody } from './rawBody';
 import { serviceNow } from './retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions, Turn } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
@@ -31,6 +32,7 @@ export { serviceErrorText } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export { Pacer } from './pacer';
 export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
+export type { RawBody } from './rawBody';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
 /** How long one attempt may take by default; the node's Timeout option changes it. */
@@ -130,7 +132,7 @@ export async function messagingApiRequest(
 			cancelSignal?.throwIfAborted();
 			outcome = await attempt(
 				this,
-				httpOptions,
+				request.rawBody ? withRawBody(httpOptions, request.rawBody) : httpOptions,
 				credentials,
 				data,
 				attemptTimeoutMs(timeoutMs, options),

@@ -3,8 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
+import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
 import { conversationLocator } from '../../descriptions/locators';
-import { getAttachments, getRequiredId, getText } from '../../helpers/parameters';
+import {
+	outputRecord,
+	readAttachmentInput,
+	withAttachments,
+} from '../../helpers/attachments/upload';
+import { getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 /** One at a time: messages reach the conversation in item order. */
@@ -31,10 +37,12 @@ const properties: INodeProperties[] = [
 			attachmentsField(
 				'Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]',
 			),
+			...attachmentSourceFields,
 		],
 	},
 	optionsCollection({
 		isoTimestamps: true,
+		extra: attachmentUploadOptions,
 		parallel: {
 			default: parallelRequests,
 			note: 'Kept at 1, messages reach the conversation in item order; above 1 they may arrive in any order.',
@@ -54,18 +62,21 @@ export async function execute(
 ): Promise<OperationResult> {
 	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 	const text = getText(this, 'text', itemIndex, 'Text', { required: true });
-	const attachments = getAttachments(this, 'additionalFields.attachments', itemIndex);
-	return await messagingApiRequest.call(
+	const attachments = await readAttachmentInput(this, itemIndex, 'additionalFields');
+	const request = await withAttachments(
 		this,
+		itemIndex,
 		{
 			method: 'POST',
 			path: ['messages'],
-			body: {
-				conversation_id: conversationId,
-				message: text,
-				attachments: attachments?.length ? attachments : undefined,
-			},
+			body: { conversation_id: conversationId, message: text },
 		},
+		attachments,
+	);
+	const record = await messagingApiRequest.call(
+		this,
+		request,
 		run.requestOptions(itemIndex, 'record'),
 	);
+	return outputRecord(record, attachments);
 }
