@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
 import type { TimestampUnit } from '../shared/timestamps';
+import type { ItemsWithBinary } from './helpers/attachments/download';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */
 export interface RunContext {
@@ -13,7 +14,7 @@ export interface RunContext {
 	timestampUnit(itemIndex: number): Promise<TimestampUnit>;
 }
 
-export type OperationResult = IDataObject | IDataObject[];
+export type OperationResult = IDataObject | IDataObject[] | ItemsWithBinary;
 
 export interface MessagingOperation {
 	description: INodeProperties[];

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
+import { ItemsWithBinary } from '../helpers/attachments/download';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -59,12 +60,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await forEachWithConcurrency(items.length, lanes, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
-			const records = (Array.isArray(data) ? data : [data]).map((record) =>
-				options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
+			const entries =
+				data instanceof ItemsWithBinary
+					? data.items
+					: (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
+			const records = entries.map((entry) =>
+				options.isoTimestamps
+					? { ...entry, json: withIsoTimestamps(entry.json, timestampSetting) }
+					: entry,
 			);
-			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
-				itemData: { item: i },
-			});
+			results[i] = this.helpers.constructExecutionMetaData(records, { itemData: { item: i } });
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error, i);
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];

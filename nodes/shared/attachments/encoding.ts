@@ -193,15 +193,17 @@ function firstText(attachment: unknown, fields: string[]): string | undefined {
 
 /**
  * Whether a URL may be fetched, and with the access token: only http(s); the token only on the Base URL's
- * own origin (scheme, host and port). A relative URL is read against the Base URL.
+ * own origin (scheme, host and port). A relative URL is read against the Base URL (a redirect's
+ * Location against the URL that answered it).
  */
 export function downloadTarget(
 	url: string,
 	baseUrl: string,
+	relativeTo = `${baseUrl}/`,
 ): { url: string; withToken: boolean } | { problem: string } {
 	let parsed: URL;
 	try {
-		parsed = new URL(url, `${baseUrl}/`);
+		parsed = new URL(url, relativeTo);
 	} catch {
 		return { problem: 'is not a URL' };
 	}

@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { attachmentDownloadOptions } from '../../descriptions/attachments';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
 import { getOptionalId } from '../../helpers/parameters';
+import { withDownloadedAttachments } from '../../helpers/attachments/download';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [
@@ -23,7 +25,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection({ isoTimestamps: true }),
+	optionsCollection({ isoTimestamps: true, extra: attachmentDownloadOptions }),
 ];
 
 export const description = updateDisplayOptions(
@@ -37,7 +39,8 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const conversationId = getOptionalId(this, 'filters.conversationId', itemIndex, 'Conversation');
-	return await getMany.call(this, itemIndex, run, 'messages', {
+	const records = await getMany.call(this, itemIndex, run, 'messages', {
 		conversation_id: conversationId === '' ? undefined : conversationId,
 	});
+	return await withDownloadedAttachments(this, itemIndex, run, records);
 }
