@@ -80,6 +80,12 @@ function createFileStore() {
 				return { ...stored, [fields.url]: `${origin}/files/${id}/${encodeURIComponent(name)}` };
 			});
 		},
+		/** Stores a file as a test or the demo seeds it; returns its path (/files/<id>/<name>). */
+		add(bytes, name, mimeType = 'application/octet-stream') {
+			const id = `att_${String(next++).padStart(6, '0')}`;
+			files.set(id, { bytes: Buffer.from(bytes), name, mimeType });
+			return `/files/${id}/${encodeURIComponent(name)}`;
+		},
 		/** Answers GET /files/<id>/<name>, or returns false when the path is not a file's. */
 		serve(path, res) {
 			const match = /^\/files\/(att_\d+)(?:\/|$)/.exec(path);

@@ -520,6 +520,10 @@ function createSandbox(options = {}) {
 		other,
 		/** Stored attachment files by id ({ bytes, name, mimeType }): ./attachments.js. */
 		files: files.files,
+		/** Stores a file; its URL on this origin (`other`: on the second origin). */
+		addFile(bytes, name, mimeType, { other: onOther = false } = {}) {
+			return `${onOther ? other.url : sandbox.url}${files.add(bytes, name, mimeType)}`;
+		},
 		/** The conversation `history: N` filled, if any. */
 		historyConversationId,
 		url: undefined,

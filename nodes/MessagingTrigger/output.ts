@@ -2,6 +2,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
+import { attachmentOutput } from './attachments';
 import type { TriggerMessage } from './pollState';
 
 export function messageItems(
@@ -9,14 +10,19 @@ export function messageItems(
 	settings: { isoTimestamps: boolean; unitSetting: TimestampUnitSetting },
 	extra: IDataObject = {},
 ): INodeExecutionData[] {
-	return messages.map((message) => ({
-		json: {
-			...(settings.isoTimestamps
-				? withIsoTimestamps(message as IDataObject, settings.unitSetting)
-				: (message as IDataObject)),
-			...extra,
-		},
-	}));
+	return messages.map((message) => {
+		const files = attachmentOutput(message);
+		return {
+			json: {
+				...(settings.isoTimestamps
+					? withIsoTimestamps(message as IDataObject, settings.unitSetting)
+					: (message as IDataObject)),
+				...files.json,
+				...extra,
+			},
+			...(files.binary ? { binary: files.binary } : {}),
+		};
+	});
 }
 
 export function gapWarning(gap: string | undefined): IDataObject {

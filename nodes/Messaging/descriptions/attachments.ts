@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_SIZE_MB } from '../../shared/attachments/encoding';
+import { maxSizeOption } from '../../shared/attachments/descriptions';
 
 /** Send and Update: attachments from the item's binary data and from URLs (beside Attachments (JSON)). */
 export const attachmentSourceFields: INodeProperties[] = [
@@ -46,16 +46,6 @@ export const attachmentSourceFields: INodeProperties[] = [
 		],
 	},
 ];
-
-const maxSizeOption: INodeProperties = {
-	displayName: 'Max Attachment Size (MB)',
-	name: 'maxAttachmentSize',
-	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 1 },
-	default: DEFAULT_MAX_SIZE_MB,
-	description:
-		'The largest file sent or downloaded; a larger one is an error naming it. 0 means no limit.',
-};
 
 /** Send and Update options: how files go on the wire, since the spec names no attachment field. */
 export const attachmentUploadOptions: INodeProperties[] = [
@@ -119,28 +109,6 @@ export const attachmentUploadOptions: INodeProperties[] = [
 				],
 			},
 		],
-	},
-	maxSizeOption,
-];
-
-/** Get, Get Many, Send and Wait for Reply: each message's attachments as binary fields. */
-export const attachmentDownloadOptions: INodeProperties[] = [
-	{
-		displayName: 'Download Attachments',
-		name: 'downloadAttachments',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to download each attachment of each message into a binary field (attachment_0, attachment_1, …)',
-	},
-	{
-		displayName: 'Attachment URL Field',
-		name: 'attachmentUrlField',
-		type: 'string',
-		default: '',
-		placeholder: 'url',
-		description:
-			'The attachment field holding its file’s URL. Empty: the first of URL, download_url and href; without a URL, inline base64 in data or content.',
 	},
 	maxSizeOption,
 ];

@@ -18,6 +18,7 @@ import { getMessagingCredentials } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
 import { checkForNew } from '../listing';
 import { fetchNewest } from '../newest';
+import { downloadTriggerAttachments } from '../attachments';
 import { listQuery, readOptions } from '../options';
 import { gapWarning, messageItems, noMessagesText } from '../output';
 import { messagesToDeliver } from '../ownContact';
@@ -63,6 +64,7 @@ export class MessagingTriggerV1 implements INodeType {
 				const { message, description } = noMessagesText(options.conversationId);
 				throw new NodeOperationError(this.getNode(), message, { description });
 			}
+			await downloadTriggerAttachments(this, [newest]);
 			return [messageItems([newest], output)];
 		}
 
@@ -83,6 +85,7 @@ export class MessagingTriggerV1 implements INodeType {
 				configured: credentials.ownContactId,
 			});
 
+			await downloadTriggerAttachments(this, delivered);
 			// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
 			staticData.state = next;
 			if (delivered.length === 0) return null;

@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData, IRun, ITriggerFunctions } from 'n
 import { serviceMessageExists, servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { checkForNew } from '../listing';
+import { downloadTriggerAttachments } from '../attachments';
 import { listQuery } from '../options';
 import { gapWarning, messageItems } from '../output';
 import { messagesToDeliver } from '../ownContact';
@@ -116,6 +117,7 @@ export class TriggerDeliveries {
 				);
 				continue;
 			}
+			await downloadTriggerAttachments(context as ITriggerFunctions, messages);
 			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
 		}
 		if (this.closed) return;
@@ -148,6 +150,7 @@ export class TriggerDeliveries {
 			skipOwnMessages: options.skipOwnMessages,
 			configured: credentials.ownContactId,
 		});
+		await downloadTriggerAttachments(context as ITriggerFunctions, delivered);
 		if (this.closed) return;
 
 		// 3. Write, then emit: whatever happens from here on, each message is either settled or in flight.

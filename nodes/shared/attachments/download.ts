@@ -65,8 +65,42 @@ export async function downloadMessageAttachments(
 	settings: DownloadSettings,
 	itemIndex?: number,
 ): Promise<IBinaryKeyData> {
+	const { binary, failures } = await downloadEach(context, message, settings, true);
+	if (failures.length > 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${failures[0]}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
+			{
+				itemIndex,
+				description:
+					'Download Attachments fetches each attachment from its URL field (option Attachment URL Field) or its inline base64 data.',
+			},
+		);
+	}
+	return binary;
+}
+
+/**
+ * Every attachment that can be downloaded, and a sentence for each that cannot (for the trigger, which
+ * delivers the message whatever happens to its files).
+ */
+export async function downloadMessageAttachmentsRecordingFailures(
+	context: DownloadContext,
+	message: IDataObject,
+	settings: DownloadSettings,
+): Promise<{ binary: IBinaryKeyData; failures: string[] }> {
+	return await downloadEach(context, message, settings, false);
+}
+
+async function downloadEach(
+	context: DownloadContext,
+	message: IDataObject,
+	settings: DownloadSettings,
+	stopAtFirstFailure: boolean,
+): Promise<{ binary: IBinaryKeyData; failures: string[] }> {
 	const attachments = Array.isArray(message.attachments) ? message.attachments : [];
 	const binary: IBinaryKeyData = {};
+	const failures: string[] = [];
 	for (const [index, attachment] of attachments.entries()) {
 		try {
 			binary[binaryFieldName(settings.prefix ?? BINARY_PREFIX, index)] = await downloadOne(
@@ -76,18 +110,13 @@ export async function downloadMessageAttachments(
 			);
 		} catch (error) {
 			const name = attachmentName(attachment);
-			throw new NodeOperationError(
-				context.getNode(),
-				`Attachment ${index} of message ${String(message.id ?? '(no id)')}${name ? ` (${name})` : ''} could not be downloaded: ${(error as Error).message}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
-				{
-					itemIndex,
-					description:
-						'Download Attachments fetches each attachment from its URL field (option Attachment URL Field) or its inline base64 data.',
-				},
+			failures.push(
+				`Attachment ${index} of message ${String(message.id ?? '(no id)')}${name ? ` (${name})` : ''} could not be downloaded: ${(error as Error).message}`,
 			);
+			if (stopAtFirstFailure) break;
 		}
 	}
-	return binary;
+	return { binary, failures };
 }
 
 async function downloadOne(

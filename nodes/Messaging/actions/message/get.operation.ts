@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
-import { attachmentDownloadOptions } from '../../descriptions/attachments';
+import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { attachmentDownloadOptions } from '../../descriptions/attachments';
+import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
