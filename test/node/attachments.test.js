@@ -5,7 +5,7 @@
  * and a message's attachments downloaded into binary fields, the token kept to the Base URL's origin.
  */
 const crypto = require('node:crypto');
-const { runMessagingNode } = require('../harness/n8n');
+const { runMessagingNode, startMessagingRun } = require('../harness/n8n');
 const { startSandbox, byId, wire, TOKEN } = require('../harness/sandbox');
 
 let sandbox;
@@ -464,4 +464,36 @@ describe('Download Attachments', () => {
 		);
 		expect(JSON.stringify(failed.error)).not.toContain(TOKEN);
 	});
+});
+
+test('Send and Wait for Reply: the reply’s attachments as binary fields of the output item', async () => {
+	await start();
+	const waiting = startMessagingRun({
+		parameters: {
+			resource: 'message',
+			operation: 'sendAndWaitForReply',
+			conversationId: byId('conv_00000001'),
+			message: 'Send me the scan',
+			replyTimeout: 5,
+			checkInterval: 0.05,
+			options: { downloadAttachments: true },
+		},
+		credentials,
+	});
+	for (let i = 0; i < 400 && sandbox.store.messages.size === 0; i++)
+		await new Promise((r) => setTimeout(r, 5));
+	const url = sandbox.addFile('scan bytes', 'scan.pdf', 'application/pdf');
+	sandbox.store.sendMessage('ct_ann', {
+		conversation_id: 'conv_00000001',
+		message: 'here',
+		attachments: [{ name: 'scan.pdf', url }],
+	});
+	const { items, error } = await waiting.done;
+	expect(error).toBeUndefined();
+	expect(items[0].json).toMatchObject({ reply: { message: 'here' }, timedOut: false });
+	expect(items[0].binary.attachment_0).toMatchObject({
+		fileName: 'scan.pdf',
+		mimeType: 'application/pdf',
+	});
+	expect(Buffer.from(items[0].binary.attachment_0.data, 'base64').toString()).toBe('scan bytes');
 });

@@ -44,3 +44,18 @@ export async function withDownloadedAttachments(
 	}
 	return new ItemsWithBinary(items);
 }
+
+/** Send and Wait for Reply: the reply's attachments as binary fields of the one output item. */
+export async function withReplyAttachments(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	run: RunContext,
+	result: IDataObject & { reply: IDataObject },
+): Promise<IDataObject | ItemsWithBinary> {
+	const settings = readDownloadSettings(context, itemIndex, run);
+	if (!settings) return result;
+	const binary = await downloadMessageAttachments(context, result.reply, settings, itemIndex);
+	return new ItemsWithBinary([
+		Object.keys(binary).length > 0 ? { json: result, binary } : { json: result },
+	]);
+}
