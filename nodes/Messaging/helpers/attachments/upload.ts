@@ -200,7 +200,10 @@ async function base64Of(
 	field: string,
 	binary: IBinaryData,
 ): Promise<string> {
-	if (!binary.id) return (binary.data ?? '').replace(/\s+/g, '');
+	if (!binary.id) {
+		const data = binary.data ?? '';
+		return /\s/.test(data) ? data.replace(/\s+/g, '') : data; // a copy only when needed
+	}
 	return (await context.helpers.getBinaryDataBuffer(itemIndex, field)).toString('base64');
 }
 
