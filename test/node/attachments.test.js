@@ -229,6 +229,54 @@ describe('Send: attachments from binary data', () => {
 		]);
 	});
 
+	test('a URL-only service: bytes are refused with the service’s error, URLs go through', async () => {
+		await start({ quirks: { attachmentUpload: 'url' } });
+		const refused = await send({ binaryAttachments: 'data' }, {}, [
+			{ $binary: { data: file('x', 'x.txt') } },
+		]);
+		expect(refused.error.message).toMatch(/URLs only/);
+		expect(sandbox.store.messages.size).toBe(0);
+		const { items, error } = await send({
+			urlAttachments: { attachment: [{ url: 'https://files.test/a.pdf', fileName: 'a.pdf' }] },
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.attachments).toEqual([{ url: 'https://files.test/a.pdf', name: 'a.pdf' }]);
+	});
+
+	test('Update with a multipart upload, field names mapped', async () => {
+		await start({ quirks: { attachmentFields: { data: 'file', name: 'filename' } } });
+		sandbox.store.sendMessage('ct_me', { conversation_id: 'conv_00000001', message: 'm' });
+		sandbox.clearRequests();
+		const { items, error } = await run(
+			{
+				operation: 'update',
+				messageId: byId('msg_00000001'),
+				updateFields: { binaryAttachments: 'data' },
+				options: {
+					attachmentUpload: 'multipart',
+					attachmentFieldNames: {
+						names: {
+							data: 'file',
+							name: 'filename',
+							mimeType: 'mime_type',
+							size: 'size',
+							url: 'url',
+						},
+					},
+				},
+			},
+			{ input: [{ $binary: { data: file('multi', 'm.txt') } }] },
+		);
+		expect(error).toBeUndefined();
+		expect(sandbox.requests[0].method).toBe('PUT');
+		expect(sandbox.requests[0].bytes.toString()).toContain(
+			'Content-Disposition: form-data; name="attachments[0][file]"; filename="m.txt"\r\nContent-Type: text/plain\r\n\r\nmulti\r\n',
+		);
+		expect(items[0].json.attachments).toEqual([
+			expect.objectContaining({ filename: 'm.txt', size: 5 }),
+		]);
+	});
+
 	test('Update: attachments from binary data replace the message’s', async () => {
 		await start();
 		sandbox.store.sendMessage('ct_me', {
