@@ -11,6 +11,7 @@ const http = require('node:http');
 const qs = require('qs');
 const { Store, ServiceError, invalid } = require('./store');
 const { seedDemo } = require('./seed');
+const { createFileStore, parseMultipart, validateAttachmentQuirks } = require('./attachments');
 const {
 	createLimiter,
 	retryAfterHeaders,
@@ -98,7 +99,8 @@ function createSandbox(options = {}) {
 	const listCache = { version: -1, entries: new Map() };
 	// inFlight: requests received and not yet answered; peakInFlight: the most at once (the client's concurrency).
 	const stats = { requests: 0, rateLimited: 0, faults: 0, inFlight: 0, peakInFlight: 0 };
-	const other = createOtherOrigin(config);
+	const files = createFileStore();
+	const other = createOtherOrigin(config, files);
 
 	const server = http.createServer((req, res) => {
 		stats.inFlight += 1;
@@ -119,10 +121,11 @@ function createSandbox(options = {}) {
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
-			const body = Buffer.concat(chunks).toString('utf8');
+			const raw = Buffer.concat(chunks);
+			const body = raw.toString('utf8');
 			const delay =
 				config.latencyMs + (config.latencyJitterMs > 0 ? jitter() * config.latencyJitterMs : 0);
-			const run = () => handle(req, res, body, admitted);
+			const run = () => handle(req, res, body, admitted, raw);
 			if (delay > 0) {
 				const timer = setTimeout(() => {
 					timers.delete(timer);
@@ -134,7 +137,7 @@ function createSandbox(options = {}) {
 	});
 	server.keepAliveTimeout = 30_000;
 
-	function handle(req, res, rawBody, admitted) {
+	function handle(req, res, rawBody, admitted, rawBytes) {
 		stats.requests += 1;
 		const url = new URL(req.url, 'http://sandbox');
 		const record = {
@@ -145,6 +148,8 @@ function createSandbox(options = {}) {
 			body: rawBody,
 			status: 0,
 		};
+		// A multipart body's bytes as received (its files are not UTF-8 text).
+		if (/^multipart\//.test(req.headers['content-type'] ?? '')) record.bytes = rawBytes;
 		if (config.recordRequests) requests.push(record);
 		const send = (status, text, headers) => {
 			record.status = status;
@@ -209,13 +214,29 @@ function createSandbox(options = {}) {
 			}
 		}
 
+		if (req.method === 'GET' && files.serve(url.pathname, res)) {
+			record.status = 200;
+			return;
+		}
 		let status = 200;
 		let payload;
 		try {
+			const contentType = req.headers['content-type'] ?? '';
+			const multipart = contentType.startsWith('multipart/form-data')
+				? parseMultipart(contentType, rawBytes)
+				: undefined;
 			let params = {
 				...parseQuery(url.search),
-				...parseBody(req.headers['content-type'], rawBody),
+				...(multipart ? parseQuery(`?${multipart.query}`) : parseBody(contentType, rawBody)),
 			};
+			if ('attachments' in params) {
+				params.attachments = files.ingest(
+					params.attachments,
+					multipart?.uploads ?? new Map(),
+					config.quirks,
+					{ own: sandbox.url, other: other.url },
+				);
+			}
 			let segments = url.pathname.split('/').slice(1).map(decodeSegment);
 			if (config.quirks.numericIds) [segments, params] = storedIds(segments, params);
 			[status, payload] = route(req.method, segments, params, userId);
@@ -505,6 +526,12 @@ function createSandbox(options = {}) {
 		config,
 		/** The second origin (another loopback port): `url`, `requests` (as received), `answer`, `clearRequests()`. */
 		other,
+		/** Stored attachment files by id ({ bytes, name, mimeType }): ./attachments.js. */
+		files: files.files,
+		/** Stores a file; its URL on this origin (`other`: on the second origin). */
+		addFile(bytes, name, mimeType, { other: onOther = false } = {}) {
+			return `${onOther ? other.url : sandbox.url}${files.add(bytes, name, mimeType)}`;
+		},
 		/** The conversation `history: N` filled, if any. */
 		historyConversationId,
 		url: undefined,
@@ -569,7 +596,7 @@ function createSandbox(options = {}) {
  * The second origin: another HTTP server on another loopback port, a stand-in for "somewhere else" a
  * redirect may point. It records every request in full (headers and body) and answers `answer`.
  */
-function createOtherOrigin(config) {
+function createOtherOrigin(config, files) {
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		const chunks = [];
@@ -583,6 +610,7 @@ function createOtherOrigin(config) {
 				headers: { ...req.headers },
 				body: Buffer.concat(chunks).toString('utf8'),
 			});
+			if (req.method === 'GET' && files.serve(url.pathname, res)) return;
 			const { status, body, headers } = other.answer;
 			const text = typeof body === 'string' ? body : JSON.stringify(body);
 			res.writeHead(status, {
@@ -627,6 +655,7 @@ function createOtherOrigin(config) {
  *   numericIds: false | true (ids are numbers: msg_00000042 is sent as 42, and 42 is read back as it)
  *   refuseLargePages: false | true (a limit above maxPageSize is a 400 naming the maximum, not a shorter page)
  *   unknownListsEmpty: false | true (messages of a conversation that does not exist list as an empty page, not a 404)
+ *   attachmentFields, attachmentUpload, attachmentsOrigin, inlineAttachments: see ./attachments.js
  */
 function validateQuirks(quirks) {
 	const known = [
@@ -637,7 +666,12 @@ function validateQuirks(quirks) {
 		'numericIds',
 		'refuseLargePages',
 		'unknownListsEmpty',
+		'attachmentFields',
+		'attachmentUpload',
+		'attachmentsOrigin',
+		'inlineAttachments',
 	];
+	validateAttachmentQuirks(quirks);
 	for (const key of Object.keys(quirks))
 		if (!known.includes(key)) throw new Error(`Unknown quirk ${key} (known: ${known.join(', ')})`);
 	if (quirks.listShape !== undefined && !LIST_SHAPES.includes(quirks.listShape)) {

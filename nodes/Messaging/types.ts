@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
 import type { TimestampUnit } from '../shared/timestamps';
+import type { ItemsWithBinary } from './helpers/attachments/download';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */
 export interface RunContext {
@@ -15,7 +16,7 @@ export interface RunContext {
 	conversations: Map<string, IDataObject>;
 }
 
-export type OperationResult = IDataObject | IDataObject[];
+export type OperationResult = IDataObject | IDataObject[] | ItemsWithBinary;
 
 /** What an operation returns, as Simplify reads it: a message (one sent by the account), a conversation, a reply wait. */
 export type SimplifyAs = 'message' | 'sentMessage' | 'conversation' | 'reply';

@@ -1,6 +1,7 @@
 /** The parameters both trigger versions share. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { attachmentDownloadOptions } from '../shared/attachments/descriptions';
 import { conversationLocator, isoTimestampsOption } from '../shared/descriptions';
 
 export const conversationParameter: INodeProperties = {
@@ -62,7 +63,7 @@ export const optionsParameter: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: listingOptions,
+	options: [...listingOptions, ...attachmentDownloadOptions],
 };
 
 /** Version 2: what starts the workflow. */

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { simplifyMessage } from '../shared/simplify';
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
+import { attachmentOutput } from './attachments';
 import type { TriggerMessage } from './pollState';
 
 export function messageItems(
@@ -10,16 +11,21 @@ export function messageItems(
 	settings: { isoTimestamps: boolean; unitSetting: TimestampUnitSetting; simplify?: boolean },
 	extra: IDataObject = {},
 ): INodeExecutionData[] {
-	return messages.map((message) => ({
-		json: {
-			...(settings.simplify
-				? (simplifyMessage(message, { unit: settings.unitSetting, own: [] }) as IDataObject)
-				: settings.isoTimestamps
-					? withIsoTimestamps(message as IDataObject, settings.unitSetting)
-					: (message as IDataObject)),
-			...extra,
-		},
-	}));
+	return messages.map((message) => {
+		const files = attachmentOutput(message);
+		return {
+			json: {
+				...(settings.simplify
+					? (simplifyMessage(message, { unit: settings.unitSetting, own: [] }) as IDataObject)
+					: settings.isoTimestamps
+						? withIsoTimestamps(message as IDataObject, settings.unitSetting)
+						: (message as IDataObject)),
+				...files.json,
+				...extra,
+			},
+			...(files.binary ? { binary: files.binary } : {}),
+		};
+	});
 }
 
 export function gapWarning(gap: string | undefined): IDataObject {

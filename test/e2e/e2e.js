@@ -6,6 +6,7 @@
  * "e2e: N passed, N failed".
  */
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('../../scripts/lib/n8n');
@@ -19,6 +20,8 @@ const { createChecks } = require('../../scripts/lib/checks');
 const WORK = path.join(n8n.ROOT, '.e2e');
 const USER = path.join(WORK, 'user');
 const TOKEN = 'e2e-token-3d9b';
+/** Files the files round trip reads and writes (n8n may touch only this folder). */
+const FILES = path.join(WORK, 'files');
 
 const { check, elapsed, finish, abort } = createChecks('e2e');
 
@@ -68,6 +71,7 @@ async function main() {
 			wf.conversationOperations('ct_dana'),
 			wf.continueOnFail(),
 			wf.triggerToLog(inbox, logConversation),
+			wf.filesRoundTrip(inbox, FILES),
 		];
 		await n8n.importWorkflows(USER, path.join(WORK, 'workflows'), workflows);
 		console.log(
@@ -126,6 +130,43 @@ async function main() {
 				assert.equal(items.length, 3);
 				assert.equal(items[1].error, 'Not found: No such conversation: conv_missing');
 				assert.ok(items[0].id && items[2].id);
+			},
+		);
+
+		await check(
+			'files: a PNG and a 5 MB PDF read from disk, sent from binary data, downloaded back byte-identical',
+			async () => {
+				fs.mkdirSync(FILES, { recursive: true });
+				const png = Buffer.from(
+					'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+					'base64',
+				);
+				const pdf = Buffer.concat([
+					Buffer.from('%PDF-1.7\n'),
+					crypto.randomBytes(5 * 1024 * 1024),
+					Buffer.from('\n%%EOF\n'),
+				]);
+				fs.writeFileSync(path.join(FILES, 'in-dot.png'), png);
+				fs.writeFileSync(path.join(FILES, 'in-report.pdf'), pdf);
+				const run = await n8n.executeWorkflow(USER, 'e2eFilesRound01', {
+					env: { N8N_RESTRICT_FILE_ACCESS_TO: FILES },
+				});
+				const sent = runItems(run, 'Send');
+				assert.deepEqual(
+					sent.map((m) => m.attachments.map((a) => [a.name, a.mime_type, a.size])).sort(),
+					[
+						[['in-dot.png', 'image/png', png.length]],
+						[['in-report.pdf', 'application/pdf', pdf.length]],
+					],
+				);
+				assert.ok(!JSON.stringify(sent).includes(pdf.subarray(0, 300).toString('base64')));
+				const sha = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
+				for (const [name, bytes] of [
+					['in-dot.png', png],
+					['in-report.pdf', pdf],
+				]) {
+					assert.equal(sha(fs.readFileSync(path.join(FILES, `out-${name}`))), sha(bytes), name);
+				}
 			},
 		);
 

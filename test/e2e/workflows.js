@@ -151,6 +151,50 @@ function triggerToLog(inboxId, logId) {
 	});
 }
 
+/**
+ * Files: read each file of `dir` matching in-* from disk, send it from binary data, get the message back
+ * with Download Attachments, write attachment_0 to `dir` as out-<its file name>.
+ */
+function filesRoundTrip(conversationId, dir) {
+	return chainWorkflow({
+		id: 'e2eFilesRound01',
+		name: 'E2E files round trip',
+		nodes: [
+			manualTrigger(),
+			{
+				name: 'Read Files',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				parameters: { operation: 'read', fileSelector: `${dir}/in-*`, options: {} },
+			},
+			messaging('Send', {
+				resource: 'message',
+				operation: 'send',
+				conversationId: byId(conversationId),
+				text: '={{ "file " + $binary.data.fileName }}',
+				additionalFields: { binaryAttachments: 'data' },
+			}),
+			messaging('Get', {
+				resource: 'message',
+				operation: 'get',
+				messageId: byId('={{ $json.id }}'),
+				options: { downloadAttachments: true },
+			}),
+			{
+				name: 'Write Files',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				parameters: {
+					operation: 'write',
+					fileName: `={{ "${dir}/out-" + $binary.attachment_0.fileName }}`,
+					dataPropertyName: 'attachment_0',
+					options: {},
+				},
+			},
+		],
+	});
+}
+
 function credential(baseUrl, accessToken) {
 	return {
 		id: CREDENTIAL_ID,
@@ -165,6 +209,7 @@ module.exports = {
 	conversationOperations,
 	continueOnFail,
 	triggerToLog,
+	filesRoundTrip,
 	credential,
 	CREDENTIAL_ID,
 };

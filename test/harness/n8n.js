@@ -47,7 +47,7 @@ class Feed {
 	};
 	async execute() {
 		const items = JSON.parse(this.getNodeParameter('items', 0));
-		return [items.map((json) => ({ json }))];
+		return [await Promise.all(items.map((item) => feedItem(this, item)))];
 	}
 }
 
@@ -56,6 +56,20 @@ function asTool(suffix) {
 	const node = new Messaging();
 	node.description = { ...node.description, name: `${node.description.name}${suffix}` };
 	return node;
+}
+
+/**
+ * An input item: its json, or `{ json, $binary: { field: { base64 | path, fileName, mimeType } } }` for
+ * one with binary data, stored through n8n's prepareBinaryData as a node that produced a file would.
+ */
+async function feedItem(context, item) {
+	if (!item || typeof item !== 'object' || !('$binary' in item)) return { json: item };
+	const binary = {};
+	for (const [field, file] of Object.entries(item.$binary)) {
+		const bytes = file.path ? fs.readFileSync(file.path) : Buffer.from(file.base64 ?? '', 'base64');
+		binary[field] = await context.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+	}
+	return { json: item.json ?? {}, binary };
 }
 
 const NODE_TYPES = {

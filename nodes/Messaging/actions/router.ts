@@ -5,6 +5,7 @@ import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
 import { isTool, withNextStep } from '../descriptions/tool';
+import { ItemsWithBinary } from '../helpers/attachments/download';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,
@@ -63,16 +64,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await forEachWithConcurrency(items.length, lanes, async (i) => {
 		try {
 			const data = await operation.execute.call(this, i, run);
-			const raw = Array.isArray(data) ? data : [data];
+			const entries =
+				data instanceof ItemsWithBinary
+					? data.items
+					: (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
+			const raw = entries.map((entry) => entry.json);
 			const records =
 				simplifyAs && wantsSimplify(this, i)
 					? simplifyRecords(raw, simplifyAs, run, timestampSetting, own, isTool(this))
 					: raw.map((record) =>
 							options.isoTimestamps ? withIsoTimestamps(record, timestampSetting) : record,
 						);
-			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
-				itemData: { item: i },
-			});
+			const out = entries.map((entry, n) => ({ ...entry, json: records[n] }));
+			results[i] = this.helpers.constructExecutionMetaData(out, { itemData: { item: i } });
 		} catch (error) {
 			if (!this.continueOnFail()) throw asToolError(this, asNodeError(this, error, i));
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];

@@ -19,6 +19,7 @@ import { conversationParameter, optionsParameter } from '../description';
 import { checkEvents } from '../events/check';
 import { NEW_MESSAGES_ONLY } from '../events/settings';
 import { fetchNewest } from '../newest';
+import { downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
 import { isTriggerState } from '../pollState';
@@ -63,6 +64,7 @@ export class MessagingTriggerV1 implements INodeType {
 				const { message, description } = noMessagesText(options.conversationId);
 				throw new NodeOperationError(this.getNode(), message, { description });
 			}
+			await downloadTriggerAttachments(this, [newest]);
 			return [messageItems([newest], output)];
 		}
 
@@ -80,10 +82,14 @@ export class MessagingTriggerV1 implements INodeType {
 				nowMs: Date.now(),
 			});
 
+			await downloadTriggerAttachments(
+				this,
+				deliveries.flatMap((d) => d.messages),
+			);
 			// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
 			staticData.state = nextState;
 			if (deliveries.length === 0) return null;
-			return [deliveries.flatMap((d) => d.items)];
+			return [deliveries.flatMap((d) => withAttachmentOutput(d.items, d.messages))];
 		} finally {
 			pollsInProgress.delete(pollKey);
 		}

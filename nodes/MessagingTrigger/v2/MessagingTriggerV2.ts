@@ -16,6 +16,7 @@ import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { conversationParameter, eventsParameter, optionsParameterV2 } from '../description';
 import { fetchNewest } from '../newest';
+import { downloadTriggerAttachments } from '../attachments';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
 import { CheckLoop } from './checkLoop';
@@ -79,6 +80,7 @@ export class MessagingTriggerV2 implements INodeType {
 					throw new NodeOperationError(this.getNode(), message, { description });
 				}
 				const unitSetting = credentials.timestampUnit ?? 'auto';
+				await downloadTriggerAttachments(this, [newest]);
 				this.emit([messageItems([newest], { ...options, unitSetting })]);
 			};
 			return { manualTriggerFunction };

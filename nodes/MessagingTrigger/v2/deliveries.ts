@@ -9,6 +9,7 @@ import { getMessagingCredentials, type RequestContext } from '../../shared/trans
 import { checkEvents } from '../events/check';
 import { readDeliveryAgain } from '../events/readAgain';
 import { messageItems } from '../output';
+import { downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
 import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
 import {
 	addInFlight,
@@ -145,6 +146,7 @@ export class TriggerDeliveries {
 				);
 				continue;
 			}
+			await downloadTriggerAttachments(context as ITriggerFunctions, messages);
 			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
 		}
 		if (this.stopping) return;
@@ -179,6 +181,10 @@ export class TriggerDeliveries {
 			room,
 			nowMs: Date.now(),
 		});
+		await downloadTriggerAttachments(
+			context as ITriggerFunctions,
+			planned.flatMap((d) => d.messages),
+		);
 		if (this.stopping) return;
 
 		// 3. Write, then emit: whatever happens from here on, each key is either settled or in flight.
@@ -193,7 +199,7 @@ export class TriggerDeliveries {
 			const parts = delivery.ids.map((key) => byKey.get(key)!);
 			this.emitDelivery(
 				delivery,
-				parts.flatMap((p) => p.items),
+				parts.flatMap((p) => withAttachmentOutput(p.items, p.messages)),
 				parts.flatMap((p) => p.messages),
 			);
 		}

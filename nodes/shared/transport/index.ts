@@ -25,6 +25,7 @@ import {
 import { Pacer, RunStopped } from './pacing/pacer';
 import { serviceNow } from './headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
+import { withRawBody } from './rawBody';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
@@ -32,6 +33,7 @@ export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors'
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
 export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
+export type { RawBody } from './rawBody';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
 /** How long one attempt may take by default; the node's Timeout option changes it. */
@@ -167,7 +169,9 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		url,
 		data,
 		credentials,
-		httpOptions: buildHttpOptions(request, url, timeoutMs),
+		httpOptions: request.rawBody
+			? withRawBody(buildHttpOptions(request, url, timeoutMs), request.rawBody)
+			: buildHttpOptions(request, url, timeoutMs),
 		errorContext,
 	};
 }

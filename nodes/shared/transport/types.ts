@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { FormValue } from './form';
+import type { RawBody } from './rawBody';
 import type { RetryPolicy } from './retry';
 import type { Pacer } from './pacing/pacer';
 
@@ -22,6 +23,8 @@ export interface ApiRequest {
 	path: string[];
 	query?: { [key: string]: FormValue };
 	body?: { [key: string]: FormValue };
+	/** Sent instead of `body` (a multipart upload): rawBody.ts. */
+	rawBody?: RawBody;
 }
 
 /**

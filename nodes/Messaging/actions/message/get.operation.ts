@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
+import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
@@ -9,6 +10,7 @@ import { hasOwnContact, readConversation } from '../../helpers/conversations';
 import { wantsSimplify } from '../../helpers/simplifyOutput';
 import { idText } from '../../../shared/ids';
 import { simplifyFields } from '../../descriptions/simplify';
+import { withDownloadedAttachments } from '../../helpers/attachments/download';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'message';
@@ -16,7 +18,7 @@ export const simplifyAs = 'message';
 const properties: INodeProperties[] = [
 	...messageLocators,
 	...simplifyFields('message'),
-	optionsCollection({ isoTimestamps: true }),
+	optionsCollection({ isoTimestamps: true, extra: attachmentDownloadOptions }),
 ];
 
 export const description = updateDisplayOptions(
@@ -40,5 +42,5 @@ export async function execute(
 	if (conversationId && wantsSimplify(this, itemIndex) && !(await hasOwnContact(this))) {
 		await readConversation(this, run, conversationId, itemIndex);
 	}
-	return message;
+	return await withDownloadedAttachments(this, itemIndex, run, message);
 }

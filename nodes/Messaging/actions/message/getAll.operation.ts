@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getMany } from '../../helpers/getMany';
@@ -8,6 +9,7 @@ import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
 import { wantsSimplify } from '../../helpers/simplifyOutput';
 import { simplifyFields } from '../../descriptions/simplify';
+import { withDownloadedAttachments } from '../../helpers/attachments/download';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'message';
@@ -29,7 +31,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	...simplifyFields('messages'),
-	optionsCollection({ isoTimestamps: true }),
+	optionsCollection({ isoTimestamps: true, extra: attachmentDownloadOptions }),
 ];
 
 export const description = updateDisplayOptions(
@@ -43,7 +45,13 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const conversationId = getOptionalId(this, 'filters.conversationId', itemIndex, 'Conversation');
-	if (conversationId === '') return await getMany.call(this, itemIndex, run, 'messages', {});
+	if (conversationId === '')
+		return await withDownloadedAttachments(
+			this,
+			itemIndex,
+			run,
+			await getMany.call(this, itemIndex, run, 'messages', {}),
+		);
 	// Without Your Contact ID, Simplify tells "me" by the conversation's other contact: read it first.
 	if (wantsSimplify(this, itemIndex) && !(await hasOwnContact(this)))
 		await readConversation(this, run, conversationId, itemIndex);
@@ -57,5 +65,5 @@ export async function execute(
 		});
 	// Some services list an unknown conversation as empty: an empty list is checked, never taken as "no messages".
 	if (messages.length === 0) await readConversation(this, run, conversationId, itemIndex);
-	return messages;
+	return await withDownloadedAttachments(this, itemIndex, run, messages);
 }

@@ -3,9 +3,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
+import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
 import { conversationLocator } from '../../descriptions/locators';
-import { getAttachments, getRequiredId, getText } from '../../helpers/parameters';
 import { simplifyFields } from '../../descriptions/simplify';
+import {
+	outputRecord,
+	readAttachmentInput,
+	withAttachments,
+} from '../../helpers/attachments/upload';
+import { getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 import {
 	answeredMessage,
@@ -40,12 +46,14 @@ const properties: INodeProperties[] = [
 			attachmentsField(
 				'Attachment objects as a JSON array, e.g. [{"name": "report.pdf", "size": 1024}]',
 			),
+			...attachmentSourceFields,
 		],
 	},
 	skipIfAlreadySentField,
 	...simplifyFields('message'),
 	optionsCollection({
 		isoTimestamps: true,
+		extra: attachmentUploadOptions,
 		parallel: {
 			default: parallelRequests,
 			note: 'Kept at 1, messages reach the conversation in item order; above 1 they may arrive in any order.',
@@ -65,7 +73,7 @@ export async function execute(
 ): Promise<OperationResult> {
 	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 	const text = getText(this, 'text', itemIndex, 'Text', { required: true });
-	const attachments = getAttachments(this, 'additionalFields.attachments', itemIndex);
+	const attachments = await readAttachmentInput(this, itemIndex, 'additionalFields');
 	const check = this.getNodeParameter('skipIfAlreadySent', itemIndex, 'never') as DuplicateCheck;
 	const answered = answeredMessage(this.getInputData()[itemIndex]?.json ?? {}, check);
 	if (answered !== undefined) {
@@ -79,17 +87,20 @@ export async function execute(
 		);
 		if (sent) return { ...sent, alreadySent: true };
 	}
-	return await messagingApiRequest.call(
+	const request = await withAttachments(
 		this,
+		itemIndex,
 		{
 			method: 'POST',
 			path: ['messages'],
-			body: {
-				conversation_id: conversationId,
-				message: text,
-				attachments: attachments?.length ? attachments : undefined,
-			},
+			body: { conversation_id: conversationId, message: text },
 		},
+		attachments,
+	);
+	const record = await messagingApiRequest.call(
+		this,
+		request,
 		run.requestOptions(itemIndex, 'record'),
 	);
+	return outputRecord(record, attachments);
 }

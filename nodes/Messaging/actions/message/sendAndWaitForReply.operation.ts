@@ -21,6 +21,8 @@ import {
 } from '../../sendAndWait/replyWatcher';
 import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/replySettings';
 import { simplifyFields } from '../../descriptions/simplify';
+import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
+import { withReplyAttachments } from '../../helpers/attachments/download';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'reply';
@@ -105,6 +107,7 @@ const properties: INodeProperties[] = [
 				description:
 					'A regular expression (JavaScript syntax; /…/i for flags). Messages that do not match are skipped and the wait goes on.',
 			},
+			...attachmentDownloadOptions,
 		],
 	}),
 ];
@@ -198,7 +201,10 @@ export async function execute(
 			if ((error as { httpCode?: unknown }).httpCode !== '429')
 				throw nodeErrorOf(this.getNode(), error, itemIndex);
 		}
-		if (reply) return { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
+		if (reply) {
+			const result = { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
+			return await withReplyAttachments(this, itemIndex, run, result);
+		}
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) break;
 		if (!(await pause(Math.min(settings.intervalMs, remaining), cancelSignal))) throw cancelled();

@@ -4,9 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { hasNoRows, reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
+import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
 import { messageLocators } from '../../descriptions/locators';
-import { getAttachments, getRequiredId, getText, inputError } from '../../helpers/parameters';
 import { simplifyFields } from '../../descriptions/simplify';
+import {
+	outputRecord,
+	readAttachmentInput,
+	withAttachments,
+} from '../../helpers/attachments/upload';
+import { getRequiredId, getText, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'message';
@@ -23,6 +29,7 @@ const properties: INodeProperties[] = [
 			attachmentsField(
 				'Replaces all attachments: a JSON array of attachment objects. [] removes them all.',
 			),
+			...attachmentSourceFields,
 			{
 				displayName: 'Reactions (JSON)',
 				name: 'reactionsJson',
@@ -76,7 +83,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	...simplifyFields('message'),
-	optionsCollection({ isoTimestamps: true }),
+	optionsCollection({ isoTimestamps: true, extra: attachmentUploadOptions }),
 ];
 
 export const description = updateDisplayOptions(
@@ -125,10 +132,8 @@ export async function execute(
 			throw inputError(this, itemIndex, label, (error as Error).message);
 		}
 	}
-	if (fields.attachments !== undefined) {
-		body.attachments = getAttachments(this, 'updateFields.attachments', itemIndex) ?? [];
-	}
-	if (Object.keys(body).length === 0) {
+	const attachments = await readAttachmentInput(this, itemIndex, 'updateFields');
+	if (Object.keys(body).length === 0 && !attachments.given) {
 		throw inputError(
 			this,
 			itemIndex,
@@ -136,9 +141,16 @@ export async function execute(
 			'is empty: add at least one field to change',
 		);
 	}
-	return await messagingApiRequest.call(
+	const request = await withAttachments(
 		this,
-		{ method: 'PUT', path: ['messages', messageId], body: body as never },
+		itemIndex,
+		{ method: 'PUT', path: ['messages', messageId], body },
+		attachments,
+	);
+	const record = await messagingApiRequest.call(
+		this,
+		request,
 		run.requestOptions(itemIndex, 'record'),
 	);
+	return outputRecord(record, attachments);
 }
