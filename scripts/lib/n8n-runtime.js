@@ -74,12 +74,19 @@ function ensureN8n() {
 	);
 }
 
-/** The pinned manifest, or the same with another n8n version (same overrides). */
+/**
+ * The pinned manifest, or the same with another n8n version (same overrides). n8n before 2.35 takes its
+ * spreadsheet library (xlsx) from its maker's own server rather than the registry, which the project's
+ * machines cannot reach: those versions get the registry's newest xlsx (only the Spreadsheet File node uses it).
+ */
 function runtimeManifest(version) {
 	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
 	if (!version) return manifest;
 	const parsed = JSON.parse(manifest);
 	parsed.dependencies = { ...parsed.dependencies, n8n: version };
+	const [major, minor] = version.split('.').map(Number);
+	if (major < 2 || (major === 2 && minor < 35))
+		parsed.overrides = { ...parsed.overrides, xlsx: '0.18.5' };
 	return `${JSON.stringify(parsed, null, '\t')}\n`;
 }
 

@@ -182,6 +182,20 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn
 	});
 }
 
+/**
+ * Publishes (activates) a workflow: `n8n publish:workflow`, or on n8n versions without it (1.x, for the
+ * compatibility runs) `n8n update:workflow --active=true`, which they use instead.
+ */
+async function publishWorkflow(userFolder, id, options) {
+	const hasPublish = fs.existsSync(
+		path.join(path.dirname(path.dirname(N8N_BIN)), 'dist', 'commands', 'publish', 'workflow.js'),
+	);
+	const args = hasPublish
+		? ['publish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=true'];
+	return await n8nCli(userFolder, args, options);
+}
+
 /** `n8n execute --id=… --rawOutput`: the run's JSON (n8n prints log lines before it). */
 async function executeWorkflow(userFolder, id, options) {
 	// n8n prints the run's JSON through its logger at level info.
@@ -317,6 +331,7 @@ async function ownerSession(url) {
 
 module.exports = {
 	n8nEnv,
+	publishWorkflow,
 	ROOT,
 	PACKAGE_NAME,
 	ensureN8n,

@@ -106,7 +106,7 @@ async function main() {
 		const workflowFile = path.join(WORK, 'workflow.json');
 		fs.writeFileSync(workflowFile, JSON.stringify(triggerV2ToLog(inbox, logConversation, 5)));
 		await n8n.n8nCli(USER, ['import:workflow', `--input=${workflowFile}`]);
-		await n8n.n8nCli(USER, ['publish:workflow', `--id=${WORKFLOW_ID}`]);
+		await n8n.publishWorkflow(USER, WORKFLOW_ID);
 
 		app = await n8n.startN8n(USER);
 		console.log(`e2e: n8n started on ${app.url} (${elapsed()})`);
