@@ -8,6 +8,7 @@ module.exports = {
 		'<rootDir>/.toolchain',
 		'<rootDir>/.demo',
 		'<rootDir>/.e2e',
+		'<rootDir>/.compat',
 	],
 	testTimeout: 120_000,
 	maxWorkers: 2,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (`npm test`): build, n8n's community-node lint, formatting, n8n's verification
-# scanner on the packed tarball, then the jest suites; finally a check that no secret used by the tests
+# scanner on the packed tarball, the links of the README and codex files, the GitHub Actions workflows,
+# then the jest suites; finally a check that no secret used by the tests
 # appears anywhere in their output.
 # `--long` runs only the long property and scale suites (test/**/*.long.test.js), which CI also runs.
 set -euo pipefail
@@ -17,6 +18,8 @@ if [ "$long" = false ]; then
 	node node_modules/@n8n/node-cli/bin/n8n-node.mjs lint
 	node node_modules/prettier/bin/prettier.cjs --check . --log-level warn
 	node scripts/check/scan-package.mjs
+	node scripts/check/links.mjs
+	node scripts/check/workflows.mjs
 fi
 results=$(mktemp)
 output=$(mktemp)

@@ -190,7 +190,7 @@ async function main() {
 		for (const t of triggers)
 			fs.writeFileSync(path.join(dir, `${t.id}.json`), JSON.stringify(t.workflow));
 		await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${dir}`]);
-		for (const t of active) await n8n.n8nCli(USER, ['publish:workflow', `--id=${t.id}`]);
+		for (const t of active) await n8n.publishWorkflow(USER, t.id);
 		app = await n8n.startN8n(USER);
 		session = await n8n.ownerSession(app.url);
 		await sleep(10_000);
@@ -262,7 +262,7 @@ async function main() {
 			if (!(ONLY.length === 1)) {
 				await app.stop();
 				for (const t of triggers.slice(1))
-					await n8n.n8nCli(USER, ['publish:workflow', `--id=${t.id}`]);
+					await n8n.publishWorkflow(USER, t.id);
 				app = await n8n.startN8n(USER);
 				session = await n8n.ownerSession(app.url);
 			}

@@ -1,7 +1,8 @@
 'use strict';
 /**
  * The real n8n (the version scripts/n8n-runtime/package.json pins), installed once into .n8n-runtime/
- * (git-ignored, reused by the demo, the end-to-end suite and the benchmark).
+ * (git-ignored, reused by the demo, the end-to-end suite and the benchmark). The compatibility run
+ * (scripts/compat.js) points it at another version and folder with N8N_COMPAT_VERSION and N8N_COMPAT_DIR.
  */
 const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -9,7 +10,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const RUNTIME_DIR = path.join(ROOT, '.n8n-runtime');
+const RUNTIME_DIR = process.env.N8N_COMPAT_DIR
+	? path.resolve(process.env.N8N_COMPAT_DIR)
+	: path.join(ROOT, '.n8n-runtime');
 const RUNTIME_MANIFEST = path.join(ROOT, 'scripts', 'n8n-runtime', 'package.json');
 const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const INSTALL_LOG = path.join(RUNTIME_DIR, 'install.log');
@@ -30,9 +33,11 @@ const tail = (text, lines = 25) => text.trim().split('\n').slice(-lines).join('\
  * lines (native builds): one progress line per phase here, the full output in .n8n-runtime/install.log.
  */
 function ensureN8n() {
-	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
+	const manifest = runtimeManifest(process.env.N8N_COMPAT_VERSION);
 	if (runtimeIsCurrent(manifest)) return;
-	log('Installing n8n into .n8n-runtime/ (once; about 4 minutes and 1.3 GB)…');
+	log(
+		`Installing n8n ${JSON.parse(manifest).dependencies.n8n} into ${path.relative(ROOT, RUNTIME_DIR)}/ (once; about 4 minutes and 1.3 GB)…`,
+	);
 	const started = Date.now();
 	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
 	fs.rmSync(path.join(RUNTIME_DIR, '.installed'), { force: true });
@@ -67,6 +72,22 @@ function ensureN8n() {
 	log(
 		`n8n installed in ${Math.round((Date.now() - started) / 1000)} s (full log: ${path.relative(ROOT, INSTALL_LOG)})`,
 	);
+}
+
+/**
+ * The pinned manifest, or the same with another n8n version (same overrides). n8n before 2.35 takes its
+ * spreadsheet library (xlsx) from its maker's own server rather than the registry, which the project's
+ * machines cannot reach: those versions get the registry's newest xlsx (only the Spreadsheet File node uses it).
+ */
+function runtimeManifest(version) {
+	const manifest = fs.readFileSync(RUNTIME_MANIFEST, 'utf8');
+	if (!version) return manifest;
+	const parsed = JSON.parse(manifest);
+	parsed.dependencies = { ...parsed.dependencies, n8n: version };
+	const [major, minor] = version.split('.').map(Number);
+	if (major < 2 || (major === 2 && minor < 35))
+		parsed.overrides = { ...parsed.overrides, xlsx: '0.18.5' };
+	return `${JSON.stringify(parsed, null, '\t')}\n`;
 }
 
 /**
@@ -119,4 +140,4 @@ function installStep(what, step) {
 	}
 }
 
-module.exports = { ROOT, RUNTIME_DIR, N8N_BIN, ensureN8n, log, tail };
+module.exports = { ROOT, RUNTIME_DIR, N8N_BIN, ensureN8n, runtimeManifest, log, tail };

@@ -8,7 +8,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { ROOT, N8N_BIN, ensureN8n, log, tail } = require('./n8n-runtime');
+const { ROOT, RUNTIME_DIR, N8N_BIN, ensureN8n, log, tail } = require('./n8n-runtime');
 
 const PACKAGE_NAME = 'n8n-nodes-messaging';
 
@@ -113,10 +113,36 @@ function n8nEnv(userFolder, extra = {}) {
 		N8N_LOG_LEVEL: 'warn',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		// Modules that call n8n's own cloud services (unreachable here) or are not needed to run community nodes.
-		N8N_DISABLED_MODULES:
+		N8N_DISABLED_MODULES: knownModules(
 			'mcp-registry,insights,chat-hub,workflow-builder,instance-ai,agents,agent-evals,promotions,quick-connect,instance-registry,instance-reporting',
+		),
 		...extra,
 	};
+}
+
+/**
+ * The modules of a list that the installed n8n has: n8n refuses to start when N8N_DISABLED_MODULES names one
+ * it does not know (UnknownModuleError), and older versions (the compatibility runs) know fewer.
+ */
+function knownModules(list) {
+	const config = path.join(
+		RUNTIME_DIR,
+		'node_modules',
+		'@n8n',
+		'backend-common',
+		'dist',
+		'modules',
+		'modules.config.js',
+	);
+	const names = fs.existsSync(config)
+		? /MODULE_NAMES = \[([^\]]*)\]/.exec(fs.readFileSync(config, 'utf8'))?.[1]
+		: undefined;
+	if (names === undefined) return list;
+	const known = new Set([...names.matchAll(/'([^']+)'/g)].map((m) => m[1]));
+	return list
+		.split(',')
+		.filter((name) => known.has(name))
+		.join(',');
 }
 
 /** Runs an n8n CLI command to completion; returns stdout. */
@@ -154,6 +180,20 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000, onSpawn
 			}
 		});
 	});
+}
+
+/**
+ * Publishes (activates) a workflow: `n8n publish:workflow`, or on n8n versions without it (1.x, for the
+ * compatibility runs) `n8n update:workflow --active=true`, which they use instead.
+ */
+async function publishWorkflow(userFolder, id, options) {
+	const hasPublish = fs.existsSync(
+		path.join(path.dirname(path.dirname(N8N_BIN)), 'dist', 'commands', 'publish', 'workflow.js'),
+	);
+	const args = hasPublish
+		? ['publish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=true'];
+	return await n8nCli(userFolder, args, options);
 }
 
 /** `n8n execute --id=… --rawOutput`: the run's JSON (n8n prints log lines before it). */
@@ -308,6 +348,7 @@ function prepareSuite(prefix) {
 module.exports = {
 	prepareSuite,
 	n8nEnv,
+	publishWorkflow,
 	ROOT,
 	PACKAGE_NAME,
 	ensureN8n,

@@ -280,7 +280,7 @@ async function main() {
 	);
 	await Promise.all(
 		workflows.map((w) =>
-			n8n.n8nCli(mainProcess.userFolder, ['publish:workflow', `--id=${w.id}`], {
+			n8n.publishWorkflow(mainProcess.userFolder, w.id, {
 				env,
 			}),
 		),

@@ -170,7 +170,7 @@ async function main() {
 			},
 		);
 
-		await n8n.n8nCli(USER, ['publish:workflow', '--id=e2eTriggerLog01']);
+		await n8n.publishWorkflow(USER, 'e2eTriggerLog01');
 		sandbox.clearRequests();
 		const pollsOfInbox = () =>
 			sandbox.requests.filter(

@@ -124,7 +124,7 @@ async function main() {
 		const workflowFile = path.join(WORK, 'workflow.json');
 		fs.writeFileSync(workflowFile, JSON.stringify(triggerV2ToLog(inbox, logConversation, 5)));
 		await n8n.n8nCli(USER, ['import:workflow', `--input=${workflowFile}`]);
-		await n8n.n8nCli(USER, ['publish:workflow', `--id=${WORKFLOW_ID}`]);
+		await n8n.publishWorkflow(USER, WORKFLOW_ID);
 		const eventWorkflows = [
 			eventsToLog(
 				'e2eTriggerEvnts1',
@@ -155,7 +155,7 @@ async function main() {
 		for (const workflow of eventWorkflows) {
 			fs.writeFileSync(workflowFile, JSON.stringify(workflow));
 			await n8n.n8nCli(USER, ['import:workflow', `--input=${workflowFile}`]);
-			await n8n.n8nCli(USER, ['publish:workflow', `--id=${workflow.id}`]);
+			await n8n.publishWorkflow(USER, workflow.id);
 		}
 
 		app = await n8n.startN8n(USER);

@@ -88,8 +88,7 @@ async function main() {
 			fs.writeFileSync(path.join(dir, `${mode.key}.json`), JSON.stringify(mode.workflow));
 		}
 		await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${dir}`]);
-		for (const mode of modes)
-			await n8n.n8nCli(USER, ['publish:workflow', `--id=${mode.workflow.id}`]);
+		for (const mode of modes) await n8n.publishWorkflow(USER, mode.workflow.id);
 		app = await n8n.startN8n(USER);
 		const session = await n8n.ownerSession(app.url);
 		console.log(`latency: n8n on ${app.url}; idle for ${IDLE_S} s`);

@@ -1,0 +1,126 @@
+// Every link a user follows from the package resolves: the relative links and anchors of README.md and
+// CHANGELOG.md (to files, and to headings in Markdown files), and every address of this repository that the
+// codex files, the credential's documentationUrl and package.json name (mapped to the local file and heading).
+// Checked only for links present now, so pages others add are checked once the README links them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(
+	process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..'),
+);
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const repo = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+const problems = [];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function anchorsOf(file) {
+	const text = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+	const seen = new Map();
+	const anchors = new Set();
+	for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+		const base = heading
+			.replace(/<[^>]+>/g, '')
+			.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+			.replace(/[`*_]/g, '')
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\s-]/gu, '')
+			.replace(/\s/g, '-');
+		const n = seen.get(base) ?? 0;
+		seen.set(base, n + 1);
+		anchors.add(n === 0 ? base : `${base}-${n}`);
+	}
+	for (const [, name] of text.matchAll(/<a name="([^"]+)"/g)) anchors.add(name);
+	return anchors;
+}
+
+function checkTarget(from, target, where) {
+	const [file, anchor] = target.split('#');
+	const resolved = file ? path.resolve(path.dirname(from), decodeURI(file)) : from;
+	if (!resolved.startsWith(root) || !fs.existsSync(resolved)) {
+		problems.push(`${where}: ${target} (no such file)`);
+		return;
+	}
+	if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor))
+		problems.push(
+			`${where}: ${target} (no heading #${anchor} in ${path.relative(root, resolved)})`,
+		);
+}
+
+/** An address of this repository, as the local file it shows (README.md for the repository itself). */
+function checkRepoUrl(url, where) {
+	if (!url.startsWith(repo)) {
+		problems.push(`${where}: ${url} is not an address of ${repo} (package.json's repository)`);
+		return;
+	}
+	const rest = url.slice(repo.length);
+	if (/^\/(issues|releases|actions)(\/|$)/.test(rest)) return;
+	const m = /^(?:\/(?:blob|tree)\/main\/([^#]*))?(?:#(.*))?$/.exec(rest);
+	if (!m) {
+		problems.push(`${where}: ${url} (not a file of the main branch)`);
+		return;
+	}
+	const file = m[1] || 'README.md';
+	checkTarget(
+		path.join(root, 'README.md'),
+		`${path.relative(root, path.join(root, file))}${m[2] ? `#${m[2]}` : ''}`,
+		where,
+	);
+}
+
+for (const doc of ['README.md', 'CHANGELOG.md']) {
+	const file = path.join(root, doc);
+	if (!fs.existsSync(file)) {
+		problems.push(`${doc} is missing`);
+		continue;
+	}
+	const text = fs
+		.readFileSync(file, 'utf8')
+		.replace(/```[\s\S]*?```/g, '')
+		.replace(/`[^`\n]*`/g, '');
+	const links = [
+		...[...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]),
+		...[...text.matchAll(/^\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]),
+		...[...text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]),
+	];
+	for (const link of links) {
+		if (/^(mailto:|https?:\/\/)/.test(link)) {
+			if (link.startsWith(repo)) checkRepoUrl(link, doc);
+			continue;
+		}
+		checkTarget(file, link, doc);
+	}
+}
+
+const codexFiles = [
+	'nodes/Messaging/Messaging.node.json',
+	'nodes/MessagingTrigger/MessagingTrigger.node.json',
+];
+for (const codex of codexFiles) {
+	const { resources = {} } = JSON.parse(fs.readFileSync(path.join(root, codex), 'utf8'));
+	for (const list of Object.values(resources)) for (const { url } of list) checkRepoUrl(url, codex);
+}
+for (const file of fs
+	.readdirSync(path.join(root, 'credentials'))
+	.filter((f) => f.endsWith('.ts'))) {
+	const text = fs.readFileSync(path.join(root, 'credentials', file), 'utf8');
+	for (const [, url] of text.matchAll(/documentationUrl\s*=\s*'([^']+)'/g))
+		checkRepoUrl(url, `credentials/${file}`);
+}
+for (const [field, url] of [
+	['homepage', pkg.homepage],
+	['bugs.url', pkg.bugs?.url],
+]) {
+	if (!url) problems.push(`package.json: ${field} is missing`);
+	else if (field === 'bugs.url' ? url !== `${repo}/issues` : !url.startsWith(repo))
+		problems.push(`package.json: ${field} ${url} does not belong to ${repo}`);
+	else if (field === 'homepage') checkRepoUrl(url.replace('#readme', ''), `package.json ${field}`);
+}
+
+if (problems.length) {
+	console.error(`links: ${problems.length} broken\n${problems.join('\n')}`);
+	process.exit(1);
+}
+console.log(
+	'links: every link of README.md, CHANGELOG.md, the codex files and package.json resolves',
+);
