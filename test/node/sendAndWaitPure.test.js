@@ -6,7 +6,6 @@ const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sen
 const {
 	requestMessageText,
 	waitTillFrom,
-	isLinkPreviewAgent,
 	hasSignature,
 	resumeMarker,
 } = require(path.join(dist, 'links.js'));
@@ -57,28 +56,6 @@ describe('links', () => {
 		expect(waitTillFrom({ limitType: 'atSpecifiedTime' }, now)).toEqual({
 			problem: 'has no valid Max Date and Time (got "")',
 		});
-	});
-
-	test('link previews are told apart from browsers', () => {
-		for (const agent of [
-			undefined,
-			'',
-			'Slackbot-LinkExpanding 1.0',
-			'facebookexternalhit/1.1',
-			'WhatsApp/2.23',
-			'Mozilla/5.0 (compatible; Googlebot/2.1)',
-			'Mozilla/5.0 ... Teams/1.6',
-			'Discordbot/2.0',
-		]) {
-			expect([agent, isLinkPreviewAgent(agent)]).toEqual([agent, true]);
-		}
-		for (const agent of [
-			'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
-			'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-			'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0',
-		]) {
-			expect([agent, isLinkPreviewAgent(agent)]).toEqual([agent, false]);
-		}
 	});
 
 	test('signature presence and the request message marker', () => {
