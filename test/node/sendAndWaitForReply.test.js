@@ -181,6 +181,25 @@ describe('Send and Wait for Reply', () => {
 		expect(items[0].json.reply).toMatchObject({ message: 'm, thanks', contact: { id: 'ct_ann' } });
 	});
 
+	test('a pattern that backtracks exponentially in JavaScript never blocks: the wait goes on and ends on the match', async () => {
+		// JavaScript's engine took 15 s on a 29-character reply with this pattern; 45 characters would take days.
+		const run = startMessagingRun({
+			parameters: parameters({ options: { replyPattern: '^(\\w+\\s?)+$' } }),
+			credentials,
+		});
+		await whenAsked(() =>
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: `${'a'.repeat(45)}!` }),
+		);
+		const before = checks().length;
+		await whenAsked(
+			() => store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'ship it' }),
+			before + 2,
+		);
+		const { items, error } = await run.done;
+		expect(error).toBeUndefined();
+		expect(items[0].json.reply.message).toBe('ship it');
+	});
+
 	test('time-out: { sent, reply: null, timedOut: true }, or an error naming the item when asked', async () => {
 		const { items } = await ask({ replyTimeout: 0.3 });
 		expect(items[0].json).toMatchObject({
@@ -358,6 +377,10 @@ describe('Send and Wait for Reply', () => {
 			'Wait for Reply (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits [item 0]',
 		],
 		[{ checkInterval: 0 }, 'Check Every (Seconds) must be a positive number of seconds [item 0]'],
+		[
+			{ options: { replyPattern: '(yes|no) \\1' } },
+			'Reply Must Match uses a backreference, which needs a backtracking engine: it is not supported here [item 0]',
+		],
 	])('bad input %j: a clear error before anything is sent', async (extra, message) => {
 		const { error } = await runMessagingNode({ parameters: parameters(extra), credentials });
 		expect(error.message).toBe(message);

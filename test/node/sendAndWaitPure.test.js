@@ -9,7 +9,7 @@ const {
 	hasSignature,
 	resumeMarker,
 } = require(path.join(dist, 'links.js'));
-const { compilePattern, orderShownBy, isReply, ReplyWatcher } = require(
+const { orderShownBy, isReply, ReplyWatcher } = require(
 	path.join(dist, 'replyWatcher.js'),
 );
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
@@ -132,13 +132,6 @@ describe('reply matching', () => {
 		expect(isReply(from('ct_ann', 'maybe'), sent, { ...filter, pattern: /^(yes|no)\b/i })).toBe(
 			false,
 		);
-	});
-
-	test('compilePattern: plain or /…/flags; g and y dropped so a test never depends on the previous one', () => {
-		expect(compilePattern('^yes').test('yes!')).toBe(true);
-		const re = compilePattern('/^YES$/gi');
-		expect([re.flags, re.test('yes'), re.test('yes')]).toEqual(['i', true, true]);
-		expect(compilePattern('[a-').problem).toMatch(/^is not a valid regular expression: /);
 	});
 
 	test('orderShownBy: neighbours, or the top of the first page against the sent message', () => {

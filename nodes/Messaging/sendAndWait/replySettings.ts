@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getRequiredId, inputError } from '../helpers/parameters';
 import { getMessageText } from './conversation';
-import { compilePattern } from './replyWatcher';
+import { compileLinearPattern, type TextPattern } from './linearPattern';
 
 /** One hour: the execution waits in memory, holding one of n8n's execution slots, and a restart ends it. */
 export const MAX_REPLY_TIMEOUT_SECONDS = 3600;
@@ -15,7 +15,7 @@ export interface ReplySettings {
 	intervalMs: number;
 	onTimeout: 'output' | 'error';
 	fromContact?: string;
-	pattern?: RegExp;
+	pattern?: TextPattern;
 }
 
 /** Every parameter checked before anything is sent. */
@@ -56,10 +56,10 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 	const patternSource = String(
 		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
 	);
-	let pattern: RegExp | undefined;
+	let pattern: TextPattern | undefined;
 	if (patternSource !== '') {
-		const compiled = compilePattern(patternSource);
-		if (!(compiled instanceof RegExp))
+		const compiled = compileLinearPattern(patternSource);
+		if ('problem' in compiled)
 			throw inputError(context, itemIndex, 'Reply Must Match', compiled.problem);
 		pattern = compiled;
 	}

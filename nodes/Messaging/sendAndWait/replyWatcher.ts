@@ -15,6 +15,7 @@
  */
 
 import { idText, sentByOneOf } from '../../shared/ids';
+import type { TextPattern } from './linearPattern';
 
 export interface ChatMessage {
 	id: string;
@@ -54,7 +55,7 @@ export interface ReplyFilter {
 	/** Only a message from this contact (id or username) counts. */
 	fromContact?: string;
 	/** Only a message whose text matches counts. */
-	pattern?: RegExp;
+	pattern?: TextPattern;
 }
 
 export type ListOrder = 'newestFirst' | 'oldestFirst';
@@ -112,19 +113,6 @@ export function orderShownBy(
 		return top > sentAt ? 'newestFirst' : 'oldestFirst';
 	}
 	return undefined;
-}
-
-/** Compiles the user's pattern; `/body/flags` is read as a literal with flags. Returns a problem sentence. */
-export function compilePattern(source: string): RegExp | { problem: string } {
-	const literal = /^\/(.*)\/([a-z]*)$/s.exec(source);
-	const body = literal ? literal[1] : source;
-	// `g` and `y` make test() stateful (lastIndex): a match would depend on the messages tested before.
-	const flags = literal ? literal[2].replace(/[gy]/g, '') : '';
-	try {
-		return new RegExp(body, flags);
-	} catch (error) {
-		return { problem: `is not a valid regular expression: ${(error as Error).message}` };
-	}
 }
 
 export type FetchPage = (cursor: string | undefined) => Promise<ChatPage>;
