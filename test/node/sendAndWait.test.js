@@ -188,10 +188,13 @@ describe('Send and Wait for Response: the webhook', () => {
 			nodeId: NODE_ID,
 			...options,
 		});
-	const press = (extra, url, options = {}) => click(extra, url, { method: 'POST', body: {}, ...options });
+	const press = (extra, url, options = {}) =>
+		click(extra, url, { method: 'POST', body: {}, ...options });
 
 	test('the approve link: a GET shows a button and decides nothing; its POST records { approved: true }', async () => {
-		const extra = { approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund it' } } };
+		const extra = {
+			approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund it' } },
+		};
 		const { text, sentMessageId } = await sentLinks(extra);
 		store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'I will click it' }); // the request is no longer the newest
 		const shown = await click(extra, linkIn(text, 'Refund it'));
@@ -342,13 +345,25 @@ describe('Send and Wait for Response: the webhook', () => {
 		formFields: {
 			values: [
 				{ fieldLabel: HOSTILE, fieldType: 'text', placeholder: HOSTILE, requiredField: true },
-				{ fieldLabel: 'Pick', fieldType: 'dropdown', fieldOptions: { values: [{ option: HOSTILE }] } },
-				{ fieldLabel: 'Tick', fieldType: 'checkbox', fieldOptions: { values: [{ option: HOSTILE }] } },
+				{
+					fieldLabel: 'Pick',
+					fieldType: 'dropdown',
+					fieldOptions: { values: [{ option: HOSTILE }] },
+				},
+				{
+					fieldLabel: 'Tick',
+					fieldType: 'checkbox',
+					fieldOptions: { values: [{ option: HOSTILE }] },
+				},
 			],
 		},
 	};
 	test.each([
-		['approval', { message: HOSTILE, approvalOptions: { values: { approveLabel: HOSTILE } } }, 'GET'],
+		[
+			'approval',
+			{ message: HOSTILE, approvalOptions: { values: { approveLabel: HOSTILE } } },
+			'GET',
+		],
 		['free text', hostileFree, 'GET'],
 		['free text, asked again', hostileFree, 'POST'],
 		['custom form', hostileForm, 'GET'],
@@ -359,7 +374,9 @@ describe('Send and Wait for Response: the webhook', () => {
 		const page = await click(extra, link, { method, body: {} });
 		expect(page.result).toEqual({ noWebhookResponse: true });
 		expect(page.body).not.toMatch(/<script|<img/i);
-		expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&amp;amp;');
+		expect(page.body).toContain(
+			'&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&amp;amp;',
+		);
 	});
 });
 
@@ -407,18 +424,27 @@ describe('Send and Wait for Response: Custom Form', () => {
 		expect(form.status).toBe(200);
 		expect(form.result).toEqual({ noWebhookResponse: true });
 		expect(form.body).toContain('<h1>Refund</h1>');
-		expect(form.body).toContain('<input type="number" step="any" id="field-0" name="field-0" required>');
-		expect(form.body).toContain('<textarea id="field-1" name="field-1" placeholder="Why?"></textarea>');
+		expect(form.body).toContain(
+			'<input type="number" step="any" id="field-0" name="field-0" required>',
+		);
+		expect(form.body).toContain(
+			'<textarea id="field-1" name="field-1" placeholder="Why?"></textarea>',
+		);
 		expect(form.body).toContain('<input type="email" id="field-2" name="field-2">');
 		expect(form.body).toContain('<input type="date" id="field-3" name="field-3">');
-		expect(form.body).toContain('<option value="Card">Card</option><option value="Bank">Bank</option>');
+		expect(form.body).toContain(
+			'<option value="Card">Card</option><option value="Bank">Bank</option>',
+		);
 		expect(form.body).toContain('name="field-5" value="Receipt seen"');
 
 		const missing = await open(link, { method: 'POST', body: { 'field-1': 'x' } });
 		expect(missing.status).toBe(400);
 		expect(missing.result).toEqual({ noWebhookResponse: true });
 		expect(missing.body).toContain('&quot;Amount&quot; is required.');
-		const notOffered = await open(link, { method: 'POST', body: { 'field-0': '1', 'field-4': 'Cash' } });
+		const notOffered = await open(link, {
+			method: 'POST',
+			body: { 'field-0': '1', 'field-4': 'Cash' },
+		});
 		expect(notOffered.status).toBe(400);
 		expect(notOffered.result).toEqual({ noWebhookResponse: true });
 
@@ -463,7 +489,10 @@ describe('Send and Wait for Response: Custom Form', () => {
 
 	test.each([
 		[{ values: [] }, 'Form Fields has no fields [item 0]'],
-		[{ values: [{ fieldLabel: ' ', fieldType: 'text' }] }, 'Form Fields field 1 has no Field Label [item 0]'],
+		[
+			{ values: [{ fieldLabel: ' ', fieldType: 'text' }] },
+			'Form Fields field 1 has no Field Label [item 0]',
+		],
 		[
 			{ values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] },
 			'Form Fields field 2 ("A") has the same label as another field [item 0]',
@@ -473,13 +502,20 @@ describe('Send and Wait for Response: Custom Form', () => {
 			'Form Fields field 1 ("A") has an unknown Field Type "colour" (one of text, number, email, date, dropdown, checkbox, textarea, password) [item 0]',
 		],
 		[
-			{ values: [{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } }] },
+			{
+				values: [
+					{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } },
+				],
+			},
 			'Form Fields field 1 ("A") has no Field Options [item 0]',
 		],
-	])('an invalid form definition %j: an error naming the field and the item, nothing sent', async (fields, message) => {
-		const { error, waitTill } = await park({ responseType: 'customForm', formFields: fields });
-		expect(error.message).toBe(message);
-		expect(waitTill).toBeUndefined();
-		expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
-	});
+	])(
+		'an invalid form definition %j: an error naming the field and the item, nothing sent',
+		async (fields, message) => {
+			const { error, waitTill } = await park({ responseType: 'customForm', formFields: fields });
+			expect(error.message).toBe(message);
+			expect(waitTill).toBeUndefined();
+			expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+		},
+	);
 });

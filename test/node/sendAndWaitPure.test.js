@@ -3,15 +3,10 @@
 const path = require('node:path');
 
 const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sendAndWait');
-const {
-	requestMessageText,
-	waitTillFrom,
-	hasSignature,
-	resumeMarker,
-} = require(path.join(dist, 'links.js'));
-const { orderShownBy, isReply, ReplyWatcher } = require(
-	path.join(dist, 'replyWatcher.js'),
+const { requestMessageText, waitTillFrom, hasSignature, resumeMarker } = require(
+	path.join(dist, 'links.js'),
 );
+const { orderShownBy, isReply, ReplyWatcher } = require(path.join(dist, 'replyWatcher.js'));
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
 const { requestMessageId } = require(path.join(dist, 'webhook.js'));
 

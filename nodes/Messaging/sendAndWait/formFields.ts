@@ -50,23 +50,6 @@ export const formFieldsProperty: INodeProperties = {
 					required: true,
 				},
 				{
-					displayName: 'Field Type',
-					name: 'fieldType',
-					type: 'options',
-					default: 'text',
-					description: 'The kind of input',
-					options: [
-						{ name: 'Checkboxes', value: 'checkbox' },
-						{ name: 'Date', value: 'date' },
-						{ name: 'Dropdown List', value: 'dropdown' },
-						{ name: 'Email', value: 'email' },
-						{ name: 'Number', value: 'number' },
-						{ name: 'Password', value: 'password' },
-						{ name: 'Text', value: 'text' },
-						{ name: 'Textarea', value: 'textarea' },
-					],
-				},
-				{
 					displayName: 'Field Options',
 					name: 'fieldOptions',
 					placeholder: 'Add Field Option',
@@ -92,6 +75,23 @@ export const formFieldsProperty: INodeProperties = {
 					],
 				},
 				{
+					displayName: 'Field Type',
+					name: 'fieldType',
+					type: 'options',
+					default: 'text',
+					description: 'The kind of input',
+					options: [
+						{ name: 'Checkboxes', value: 'checkbox' },
+						{ name: 'Date', value: 'date' },
+						{ name: 'Dropdown List', value: 'dropdown' },
+						{ name: 'Email', value: 'email' },
+						{ name: 'Number', value: 'number' },
+						{ name: 'Password', value: 'password' },
+						{ name: 'Text', value: 'text' },
+						{ name: 'Textarea', value: 'textarea' },
+					],
+				},
+				{
 					displayName: 'Multiple Choice',
 					name: 'multiselect',
 					type: 'boolean',
@@ -105,7 +105,9 @@ export const formFieldsProperty: INodeProperties = {
 					type: 'string',
 					default: '',
 					description: 'Sample text shown in the empty input',
-					displayOptions: { show: { fieldType: ['text', 'number', 'email', 'textarea', 'password'] } },
+					displayOptions: {
+						show: { fieldType: ['text', 'number', 'email', 'textarea', 'password'] },
+					},
 				},
 				{
 					displayName: 'Required Field',

@@ -412,7 +412,7 @@ export function compileLinearPattern(source: string): TextPattern | { problem: s
 		compiler.program.push({ op: 'match' });
 		return new LinearPattern(compiler.program, flags.includes('m'), unicode);
 	} catch (error) {
-		if (error instanceof PatternProblem) return { problem: error.message };
-		throw error;
+		const reason = (error as Error).message;
+		return { problem: error instanceof PatternProblem ? reason : `could not be read: ${reason}` };
 	}
 }

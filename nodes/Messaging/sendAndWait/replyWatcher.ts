@@ -145,12 +145,23 @@ export class ReplyWatcher {
 		return this.order;
 	}
 
+	/** The first reply since the last check, or undefined. */
 	async check(): Promise<ChatMessage | undefined> {
+		return this.newReplies(await this.read(), 1)[0];
+	}
+
+	/** Every reply since the last check, oldest first. */
+	async checkAll(): Promise<ChatMessage[]> {
+		return this.newReplies(await this.read(), Infinity);
+	}
+
+	/** What came after the sent message, oldest first. */
+	private async read(): Promise<ChatMessage[]> {
 		if (this.order !== 'oldestFirst') {
 			const fromTop = await this.readFromTop();
-			if (fromTop !== 'order changed') return this.firstReply(fromTop.reverse());
+			if (fromTop !== 'order changed') return fromTop.reverse();
 		}
-		return this.firstReply(await this.readAfterSent());
+		return await this.readAfterSent();
 	}
 
 	private async page(cursor: string | undefined): Promise<ChatPage> {
@@ -203,12 +214,15 @@ export class ReplyWatcher {
 		return after;
 	}
 
-	private firstReply(oldestFirst: ChatMessage[]): ChatMessage | undefined {
+	/** Up to `limit` replies of `oldestFirst` not examined before; the messages after the last are left for later. */
+	private newReplies(oldestFirst: ChatMessage[], limit: number): ChatMessage[] {
+		const replies: ChatMessage[] = [];
 		for (const message of oldestFirst) {
+			if (replies.length >= limit) break;
 			if (typeof message?.id !== 'string' || this.examined.has(message.id)) continue;
 			this.examined.add(message.id);
-			if (isReply(message, this.sent, this.filter)) return message;
+			if (isReply(message, this.sent, this.filter)) replies.push(message);
 		}
-		return undefined;
+		return replies;
 	}
 }

@@ -153,7 +153,10 @@ function freeTextAnswer(context: IWebhookFunctions, method: string | undefined):
 function customFormAnswer(context: IWebhookFunctions, method: string | undefined): Answer {
 	const fields = readFormFields(context.getNodeParameter('formFields.values', []));
 	if (!Array.isArray(fields))
-		return { status: 500, page: refusedPage(`The form cannot be shown: Form Fields ${fields.problem}.`) };
+		return {
+			status: 500,
+			page: refusedPage(`The form cannot be shown: Form Fields ${fields.problem}.`),
+		};
 	const form = { ...formTexts(context), fields };
 	if (method !== 'POST') return { status: 200, page: customFormPage(form) };
 	const submitted = readSubmission(fields, context.getBodyData(), customFieldName);
