@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { getMessagingCredentials, type RequestOptions } from '../../../shared/transport';
+import {
+	getMessagingCredentials,
+	messagingApiRequest,
+	type RequestOptions,
+} from '../../../shared/transport';
 import { listPage } from '../../../shared/paginate';
 import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
@@ -13,6 +17,8 @@ import {
 	chatMessage,
 	chatMessages,
 	ReplyWatcher,
+	settled,
+	WaitProblem,
 	type ChatMessage,
 	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
@@ -179,6 +185,18 @@ export async function execute(
 		},
 		fetchPage,
 		probeOrder,
+		async () => {
+			const answer = await settled(
+				messagingApiRequest.call(
+					this,
+					{ method: 'GET', path: ['messages', sent.id] },
+					{ ...checkOptions, expect: 'record' },
+				),
+			);
+			if (!('error' in answer)) return true;
+			const status = String((answer.error as { httpCode?: unknown }).httpCode);
+			return status === '404' || status === '410' ? false : undefined;
+		},
 	);
 
 	const approval =
@@ -193,7 +211,13 @@ export async function execute(
 		deadline,
 		intervalMs: settings.intervalMs,
 		itemIndex,
-		explain: approval?.explain,
+		explain: (error) =>
+			approval?.explain(error) ??
+			(error instanceof WaitProblem
+				? new NodeOperationError(this.getNode(), `${error.message} [item ${itemIndex}]`, {
+						itemIndex,
+					})
+				: undefined),
 	});
 	if (outcome) return outcome;
 
