@@ -414,7 +414,7 @@ describe('Send and Wait for Response: Custom Form', () => {
 			...options,
 		});
 
-	test('one signed link; GET serves the form; POST outputs { data: { <label>: value }, respondedAt }', async () => {
+	test('one signed link; GET serves the form; POST outputs { data: { <label>: value, respondedAt } }', async () => {
 		await park(extra);
 		const link = linkIn(requestText()[0], 'Fill in');
 		expect(signatureIsValid(link)).toBe(true);
@@ -469,9 +469,9 @@ describe('Send and Wait for Response: Custom Form', () => {
 				'Refund on': '2026-12-01',
 				Channel: 'Bank',
 				Checks: ['ID seen', 'Receipt seen'],
-				respondedAt: 'my own',
+				// set last, as n8n's own nodes do: a field of that name cannot stand in for the server's time
+				respondedAt: expect.not.stringMatching(/^my own$/),
 			},
-			respondedAt: expect.any(String),
 			sentMessageId,
 		});
 		// n8n puts multipart fields under data; an optional field left empty is '' (a number: null, a list: []).
@@ -483,7 +483,7 @@ describe('Send and Wait for Response: Custom Form', () => {
 			'Refund on': '',
 			Channel: '',
 			Checks: [],
-			respondedAt: '',
+			respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
 		});
 	});
 

@@ -148,8 +148,8 @@ function freeTextAnswer(context: IWebhookFunctions, method: string | undefined):
 	return { output: { data: { text, respondedAt: new Date().toISOString() } } };
 }
 
-/** n8n's custom form output: `{ data: { <label>: value } }`; when the person answered is beside it, so a
- * field named "respondedAt" keeps its value. */
+/** n8n's custom form output, as its own nodes give it (2.40.7): `{ data: { <label>: value, respondedAt } }`,
+ * respondedAt set last so a field of that name cannot stand in for the server's time. */
 function customFormAnswer(context: IWebhookFunctions, method: string | undefined): Answer {
 	const fields = readFormFields(context.getNodeParameter('formFields.values', []));
 	if (!Array.isArray(fields))
@@ -162,7 +162,9 @@ function customFormAnswer(context: IWebhookFunctions, method: string | undefined
 	const submitted = readSubmission(fields, context.getBodyData(), customFieldName);
 	if ('problem' in submitted)
 		return { status: 400, page: customFormPage({ ...form, error: submitted.problem }) };
-	return { output: { data: submitted.data as IDataObject, respondedAt: new Date().toISOString() } };
+	return {
+		output: { data: { ...(submitted.data as IDataObject), respondedAt: new Date().toISOString() } },
+	};
 }
 
 /** The answer from a urlencoded form (`response=…`) or a multipart one (n8n puts fields under `data`). */
