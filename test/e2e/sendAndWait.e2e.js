@@ -486,7 +486,7 @@ async function main() {
 			'Send and Wait for Response: Limit Wait Time expires and the execution goes on with the input item',
 			async () => {
 				await start('timeout', '?who=Bob');
-				await requestIn(approvals, /^Archive Bob\?/);
+				const request = await requestIn(approvals, /^Archive Bob\?/);
 				// n8n's wait tracker looks for due executions once a minute.
 				const [out] = await waitFor(
 					'the wait limit to pass',
@@ -495,6 +495,11 @@ async function main() {
 				);
 				assert.equal(out.data, undefined);
 				assert.deepEqual(out.query, { who: 'Bob' });
+				// The expired link decides nothing: the execution has gone on.
+				const late = await open(linkIn(request.message, 'Approve'), { method: 'POST' });
+				assert.ok(late.status >= 400, `an expired link answered ${late.status}`);
+				await new Promise((r) => setTimeout(r, 1000));
+				assert.equal(logged('timeout').length, 1);
 			},
 		);
 	} finally {
