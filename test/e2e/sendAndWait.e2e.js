@@ -26,6 +26,22 @@ const credentials = { messagingApi: { id: wf.CREDENTIAL_ID, name: 'Messaging (sa
 const byId = (value) => ({ __rl: true, mode: 'id', value });
 
 const { check, elapsed, finish, abort } = createChecks('e2e', { timed: true });
+const HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.title=1">';
+
+/** Debian's Chromium (scripts/ui/browser.js installs it on CI), scripts on, as a scanner or a person. */
+async function withChromium(use) {
+	const { chromium } = require('playwright-core');
+	const browser = await chromium.launch({
+		executablePath: '/usr/bin/chromium',
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+	});
+	try {
+		return await use(await browser.newPage());
+	} finally {
+		await browser.close();
+	}
+}
 
 async function waitFor(what, probe, timeoutMs) {
 	const deadline = Date.now() + timeoutMs;
@@ -164,6 +180,53 @@ async function main() {
 				log,
 			),
 			webhookWorkflow(
+				'e2eSwHostile001',
+				'hostile',
+				{
+					...approve,
+					responseType: 'freeText',
+					message: HOSTILE,
+					options: { responseFormTitle: HOSTILE, responseFormButtonLabel: HOSTILE },
+				},
+				log,
+			),
+			webhookWorkflow(
+				'e2eSwCustomFm01',
+				'customform',
+				{
+					...approve,
+					responseType: 'customForm',
+					message: 'Refund order 1042?',
+					formFields: {
+						values: [
+							{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
+							{
+								fieldLabel: 'Checks',
+								fieldType: 'checkbox',
+								fieldOptions: { values: [{ option: 'ID seen' }, { option: 'Receipt seen' }] },
+							},
+							{ fieldLabel: HOSTILE, fieldType: 'text' },
+						],
+					},
+				},
+				log,
+			),
+			webhookWorkflow(
+				'e2eSwReaction01',
+				'reaction',
+				{
+					resource: 'message',
+					operation: 'sendAndWaitForReply',
+					conversationId: byId(questions),
+					message: 'Deploy 2.4 to production?',
+					responseType: 'approvalByReaction',
+					approvers: 'ct_ann',
+					replyTimeout: 120,
+					checkInterval: 0.5,
+				},
+				log,
+			),
+			webhookWorkflow(
 				'e2eSwReply00001',
 				'reply',
 				{
@@ -255,9 +318,20 @@ async function main() {
 				}
 				assert.deepEqual(logged('approve'), []); // still waiting
 
-				const response = await open(approveLink);
-				assert.equal(response.status, 200);
-				assert.match(await response.text(), /Got it, thanks/);
+				// Whoever fetches the link (a link preview, a headless browser running the page's scripts) decides nothing.
+				for (const agent of ['Iframely/1.3.1 (+https://iframely.com/docs/about)', '']) {
+					const preview = await open(approveLink, { headers: { 'user-agent': agent } });
+					assert.equal(preview.status, 200);
+					assert.match(await preview.text(), /<button type="submit">Approve<\/button>/);
+				}
+				await withChromium(async (page) => {
+					await page.goto(approveLink.href);
+					await page.waitForTimeout(1500);
+					assert.deepEqual(logged('approve'), [], 'a headless browser loading the link decided');
+					// A person's click on the button (a POST to the same signed link) decides.
+					await page.click('button[type=submit]');
+					await page.waitForSelector('text=Got it, thanks');
+				});
 				const [out] = await waitFor(
 					'the execution to go on',
 					() => logged('approve').length && logged('approve'),
@@ -302,6 +376,90 @@ async function main() {
 		);
 
 		await check(
+			'every page shows a hostile title, message and label as text (Chromium, strict CSP)',
+			async () => {
+				await start('hostile');
+				const request = await requestIn(approvals, /^<script>/);
+				await withChromium(async (page) => {
+					let dialogs = 0;
+					page.on('dialog', () => dialogs++);
+					await page.goto(linkIn(request.message, 'Respond').href);
+					assert.equal(await page.title(), HOSTILE);
+					assert.equal(await page.locator('script, img').count(), 0);
+					assert.equal(await page.locator('h1').innerText(), HOSTILE);
+					assert.equal(await page.locator('button').innerText(), HOSTILE);
+					assert.equal(dialogs, 0);
+				});
+			},
+		);
+
+		await check(
+			'Send and Wait for Response, Custom Form: a person fills in n8n’s form page in Chromium; the output is { data: { <label>: value, respondedAt } }',
+			async () => {
+				await start('customform');
+				const request = await requestIn(approvals, /^Refund order 1042\?/);
+				await withChromium(async (page) => {
+					await page.goto(linkIn(request.message, 'Respond').href);
+					assert.deepEqual(logged('customform'), []);
+					await page.fill('#field-0', '12.5');
+					await page.check('#field-1-0');
+					await page.check('#field-1-1');
+					await page.fill('#field-2', 'x<y');
+					await page.click('button[type=submit]');
+					await page.waitForSelector('text=Got it, thanks');
+				});
+				const [out] = await waitFor(
+					'the execution to go on',
+					() => logged('customform').length && logged('customform'),
+					30_000,
+				);
+				const { respondedAt, ...fields } = out.data;
+				assert.deepEqual(fields, {
+					Amount: 12.5,
+					Checks: ['ID seen', 'Receipt seen'],
+					[HOSTILE]: 'x<y',
+				});
+				assert.match(respondedAt, /^\d{4}-\d\d-\d\dT/);
+				assert.equal(out.sentMessageId, request.id);
+			},
+		);
+
+		await check(
+			'Send and Wait for Reply, Approval by Reaction: the account’s own +1 does not decide, the approver’s does',
+			async () => {
+				await start('reaction');
+				const question = await requestIn(questions, /^Deploy 2\.4/);
+				assert.match(question.message, /React with "\+1" to approve, "-1" to decline\.$/);
+				const react = async (token, reactors) => {
+					const body = new URLSearchParams();
+					for (const reactor of reactors) body.append('reactions[+1][]', reactor);
+					const response = await fetch(`${sandbox.url}/v1/messages/${question.id}`, {
+						method: 'PUT',
+						headers: {
+							authorization: `Bearer ${token}`,
+							'content-type': 'application/x-www-form-urlencoded',
+						},
+						body,
+					});
+					assert.equal(response.status, 200);
+				};
+				await react(TOKEN, ['ct_me']);
+				await new Promise((r) => setTimeout(r, 1500));
+				assert.deepEqual(logged('reaction'), []);
+				await react(ANN_TOKEN, ['ct_me', 'ct_ann']);
+				const [out] = await waitFor(
+					'the approval',
+					() => logged('reaction').length && logged('reaction'),
+					30_000,
+				);
+				assert.equal(out.approved, true);
+				assert.deepEqual(out.approvedBy, ['ct_ann']);
+				assert.deepEqual(out.declinedBy, []);
+				assert.equal(out.timedOut, false);
+			},
+		);
+
+		await check(
 			'Send and Wait for Reply: own messages and other conversations do not count; Ann’s reply (her own token) is the output',
 			async () => {
 				await start('reply');
@@ -327,7 +485,7 @@ async function main() {
 			'Send and Wait for Response: Limit Wait Time expires and the execution goes on with the input item',
 			async () => {
 				await start('timeout', '?who=Bob');
-				await requestIn(approvals, /^Archive Bob\?/);
+				const request = await requestIn(approvals, /^Archive Bob\?/);
 				// n8n's wait tracker looks for due executions once a minute.
 				const [out] = await waitFor(
 					'the wait limit to pass',
@@ -336,6 +494,12 @@ async function main() {
 				);
 				assert.equal(out.data, undefined);
 				assert.deepEqual(out.query, { who: 'Bob' });
+				// The expired link decides nothing: the execution has gone on.
+				const late = await open(linkIn(request.message, 'Approve'), { method: 'POST' });
+				// n8n answers a finished send-and-wait itself ("no action required"); the node is not asked.
+				assert.doesNotMatch(await late.text(), /Got it, thanks/);
+				await new Promise((r) => setTimeout(r, 1000));
+				assert.equal(logged('timeout').length, 1);
 			},
 		);
 	} finally {

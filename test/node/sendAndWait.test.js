@@ -188,15 +188,27 @@ describe('Send and Wait for Response: the webhook', () => {
 			nodeId: NODE_ID,
 			...options,
 		});
+	const press = (extra, url, options = {}) =>
+		click(extra, url, { method: 'POST', body: {}, ...options });
 
-	test('the approve link: { data: { approved: true }, sentMessageId } and a "recorded" page', async () => {
-		const extra = { approvalOptions: { values: { approvalType: 'double' } } };
+	test('the approve link: a GET shows a button and decides nothing; its POST records { approved: true }', async () => {
+		const extra = {
+			approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund it' } },
+		};
 		const { text, sentMessageId } = await sentLinks(extra);
 		store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'I will click it' }); // the request is no longer the newest
-		const answer = await click(extra, linkIn(text, 'Approve'));
+		const shown = await click(extra, linkIn(text, 'Refund it'));
+		expect(shown.status).toBe(200);
+		expect(shown.result).toEqual({ noWebhookResponse: true });
+		expect(shown.headers['content-security-policy']).toMatch(/^sandbox allow-forms;/);
+		expect(shown.body).toContain('<p>Archive the conversation with Ann?</p>');
+		expect(shown.body).toContain('<form method="post" accept-charset="utf-8">');
+		expect(shown.body).toContain('<button type="submit">Refund it</button>');
+		expect(shown.body).not.toMatch(/<script|<meta http-equiv|onload|autofocus/i);
+
+		const answer = await click(extra, linkIn(text, 'Refund it'), { method: 'POST', body: {} });
 		expect(answer.status).toBe(200);
 		expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
-		expect(answer.headers['content-security-policy']).toMatch(/^sandbox allow-forms;/);
 		expect(answer.body).toContain('Got it, thanks');
 		const [[item]] = answer.result.workflowData;
 		expect(item.json).toEqual({
@@ -205,21 +217,33 @@ describe('Send and Wait for Response: the webhook', () => {
 		});
 		expect(answer.result.noWebhookResponse).toBe(true);
 
-		const declined = await click(extra, linkIn(text, 'Decline'));
+		const declineShown = await click(extra, linkIn(text, 'Decline'));
+		expect(declineShown.body).toContain('<button type="submit">Decline</button>');
+		const declined = await click(extra, linkIn(text, 'Decline'), { method: 'POST', body: {} });
 		expect(declined.result.workflowData[0][0].json.data.approved).toBe(false);
 	});
 
-	test('a link preview (no user agent, or a bot’s) gets an empty page and decides nothing', async () => {
+	test('whoever fetches a link (a preview, a scanner, a browser) decides nothing: only the POST does', async () => {
 		const { text } = await sentLinks();
 		for (const agent of [
 			'',
 			'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
-			'TelegramBot (like TwitterBot)',
+			'Iframely/1.3.1 (+https://iframely.com/docs/about)',
+			'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0 Safari/537.36',
+			'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
 		]) {
-			const answer = await click({}, linkIn(text, 'Approve'), { headers: { 'user-agent': agent } });
-			expect(answer.status).toBe(200);
-			expect(answer.body).toBe('');
-			expect(answer.result).toEqual({ noWebhookResponse: true });
+			for (const method of ['GET', 'HEAD']) {
+				const answer = await click({}, linkIn(text, 'Approve'), {
+					method,
+					headers: { 'user-agent': agent },
+				});
+				expect([agent, method, answer.status, answer.result]).toEqual([
+					agent,
+					method,
+					200,
+					{ noWebhookResponse: true },
+				]);
+			}
 		}
 	});
 
@@ -227,9 +251,11 @@ describe('Send and Wait for Response: the webhook', () => {
 		const { text } = await sentLinks();
 		const unsigned = linkIn(text, 'Approve');
 		unsigned.searchParams.delete('signature');
-		const answer = await click({}, unsigned);
-		expect(answer.status).toBe(401);
-		expect(answer.result).toEqual({ noWebhookResponse: true });
+		for (const method of ['GET', 'POST']) {
+			const answer = await click({}, unsigned, { method, body: {} });
+			expect(answer.status).toBe(401);
+			expect(answer.result).toEqual({ noWebhookResponse: true });
+		}
 	});
 
 	test('Free Text: GET serves the form (escaped), POST records the text; an empty answer is asked again', async () => {
@@ -271,14 +297,14 @@ describe('Send and Wait for Response: the webhook', () => {
 		// Pasted back into the chat by the person: before, the newest message holding the link was taken,
 		// so a later "delete sentMessageId" step would have deleted the person's message.
 		store.sendMessage('ct_ann', { conversation_id: INBOX, message: `is this right? ${link}` });
-		const answer = await click({}, link);
+		const answer = await press({}, link);
 		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(sentMessageId);
 	});
 
 	test('a service whose ids are numbers: sentMessageId is the request message’s id, as text', async () => {
 		sandbox.set({ quirks: { numericIds: true } });
 		const { text, sentMessageId } = await sentLinks();
-		const answer = await click({}, linkIn(text, 'Approve'));
+		const answer = await press({}, linkIn(text, 'Approve'));
 		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(
 			String(Number(sentMessageId.replace('msg_', ''))),
 		);
@@ -289,17 +315,207 @@ describe('Send and Wait for Response: the webhook', () => {
 		for (let i = 0; i < 60; i++)
 			store.sendMessage('ct_ann', { conversation_id: INBOX, message: `later ${i}` });
 		sandbox.set({ quirks: { listShape: 'no-has-more' } });
-		const answer = await click({}, linkIn(text, 'Approve'));
+		const answer = await press({}, linkIn(text, 'Approve'));
 		expect(answer.result.workflowData[0][0].json.sentMessageId).toBe(sentMessageId);
 	});
 
 	test('when the request message cannot be found the response still counts (sentMessageId: null)', async () => {
 		const { text } = await sentLinks();
 		store.deleteMessage(store.listMessages({ conversation_id: INBOX })[0].id);
-		const answer = await click({}, linkIn(text, 'Approve'));
+		const answer = await press({}, linkIn(text, 'Approve'));
 		expect(answer.result.workflowData[0][0].json).toMatchObject({
 			data: { approved: true },
 			sentMessageId: null,
 		});
 	});
+
+	const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>&amp;';
+	const hostileFree = {
+		responseType: 'freeText',
+		message: HOSTILE,
+		options: {
+			responseFormTitle: HOSTILE,
+			responseFormDescription: HOSTILE,
+			responseFormButtonLabel: HOSTILE,
+		},
+	};
+	const hostileForm = {
+		...hostileFree,
+		responseType: 'customForm',
+		formFields: {
+			values: [
+				{ fieldLabel: HOSTILE, fieldType: 'text', placeholder: HOSTILE, requiredField: true },
+				{
+					fieldLabel: 'Pick',
+					fieldType: 'dropdown',
+					fieldOptions: { values: [{ option: HOSTILE }] },
+				},
+				{
+					fieldLabel: 'Tick',
+					fieldType: 'checkbox',
+					fieldOptions: { values: [{ option: HOSTILE }] },
+				},
+			],
+		},
+	};
+	test.each([
+		[
+			'approval',
+			{ message: HOSTILE, approvalOptions: { values: { approveLabel: HOSTILE } } },
+			'GET',
+		],
+		['free text', hostileFree, 'GET'],
+		['free text, asked again', hostileFree, 'POST'],
+		['custom form', hostileForm, 'GET'],
+		['custom form, asked again', hostileForm, 'POST'],
+	])('%s page: every value shown is text, never markup', async (_name, extra, method) => {
+		await park(extra);
+		const link = new URL(/: (\S+)$/m.exec(requestText()[0])[1]);
+		const page = await click(extra, link, { method, body: {} });
+		expect(page.result).toEqual({ noWebhookResponse: true });
+		expect(page.body).not.toMatch(/<script|<img/i);
+		expect(page.body).toContain(
+			'&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&amp;amp;',
+		);
+	});
+});
+
+describe('Send and Wait for Response: Custom Form', () => {
+	const formFields = {
+		values: [
+			{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
+			{ fieldLabel: 'Reason', fieldType: 'textarea', placeholder: 'Why?' },
+			{ fieldLabel: 'Contact', fieldType: 'email' },
+			{ fieldLabel: 'Refund on', fieldType: 'date' },
+			{
+				fieldLabel: 'Channel',
+				fieldType: 'dropdown',
+				fieldOptions: { values: [{ option: 'Card' }, { option: 'Bank' }] },
+			},
+			{
+				fieldLabel: 'Checks',
+				fieldType: 'checkbox',
+				fieldOptions: { values: [{ option: 'ID seen' }, { option: 'Receipt seen' }] },
+			},
+			{ fieldLabel: 'respondedAt', fieldType: 'text' },
+		],
+	};
+	const extra = {
+		responseType: 'customForm',
+		formFields,
+		options: { messageButtonLabel: 'Fill in', responseFormTitle: 'Refund' },
+	};
+	const open = (url, options) =>
+		callMessagingWebhook({
+			parameters: parameters(extra),
+			credentials,
+			url: pathAndQuery(url),
+			nodeId: NODE_ID,
+			...options,
+		});
+
+	test('one signed link; GET serves the form; POST outputs { data: { <label>: value, respondedAt } }', async () => {
+		await park(extra);
+		const link = linkIn(requestText()[0], 'Fill in');
+		expect(signatureIsValid(link)).toBe(true);
+		const sentMessageId = store.listMessages({ conversation_id: INBOX })[0].id;
+
+		const form = await open(link);
+		expect(form.status).toBe(200);
+		expect(form.result).toEqual({ noWebhookResponse: true });
+		expect(form.body).toContain('<h1>Refund</h1>');
+		expect(form.body).toContain(
+			'<input type="number" step="any" id="field-0" name="field-0" required>',
+		);
+		expect(form.body).toContain(
+			'<textarea id="field-1" name="field-1" placeholder="Why?"></textarea>',
+		);
+		expect(form.body).toContain('<input type="email" id="field-2" name="field-2">');
+		expect(form.body).toContain('<input type="date" id="field-3" name="field-3">');
+		expect(form.body).toContain(
+			'<option value="Card">Card</option><option value="Bank">Bank</option>',
+		);
+		expect(form.body).toContain('name="field-5" value="Receipt seen"');
+
+		const missing = await open(link, { method: 'POST', body: { 'field-1': 'x' } });
+		expect(missing.status).toBe(400);
+		expect(missing.result).toEqual({ noWebhookResponse: true });
+		expect(missing.body).toContain('&quot;Amount&quot; is required.');
+		const notOffered = await open(link, {
+			method: 'POST',
+			body: { 'field-0': '1', 'field-4': 'Cash' },
+		});
+		expect(notOffered.status).toBe(400);
+		expect(notOffered.result).toEqual({ noWebhookResponse: true });
+
+		const posted = await open(link, {
+			method: 'POST',
+			body: {
+				'field-0': '12.5',
+				'field-1': 'Damaged <box>',
+				'field-2': 'ann@example.com',
+				'field-3': '2026-12-01',
+				'field-4': 'Bank',
+				'field-5': ['ID seen', 'Receipt seen'],
+				'field-6': 'my own',
+			},
+		});
+		expect(posted.status).toBe(200);
+		expect(posted.result.workflowData[0][0].json).toEqual({
+			data: {
+				Amount: 12.5,
+				Reason: 'Damaged <box>',
+				Contact: 'ann@example.com',
+				'Refund on': '2026-12-01',
+				Channel: 'Bank',
+				Checks: ['ID seen', 'Receipt seen'],
+				// set last, as n8n's own nodes do: a field of that name cannot stand in for the server's time
+				respondedAt: expect.not.stringMatching(/^my own$/),
+			},
+			sentMessageId,
+		});
+		// n8n puts multipart fields under data; an optional field left empty is '' (a number: null, a list: []).
+		const multipart = await open(link, { method: 'POST', body: { data: { 'field-0': '3' } } });
+		expect(multipart.result.workflowData[0][0].json.data).toEqual({
+			Amount: 3,
+			Reason: '',
+			Contact: '',
+			'Refund on': '',
+			Channel: '',
+			Checks: [],
+			respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+		});
+	});
+
+	test.each([
+		[{ values: [] }, 'Form Fields has no fields [item 0]'],
+		[
+			{ values: [{ fieldLabel: ' ', fieldType: 'text' }] },
+			'Form Fields field 1 has no Field Label [item 0]',
+		],
+		[
+			{ values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] },
+			'Form Fields field 2 ("A") has the same label as another field [item 0]',
+		],
+		[
+			{ values: [{ fieldLabel: 'A', fieldType: 'colour' }] },
+			'Form Fields field 1 ("A") has an unknown Field Type "colour" (one of text, number, email, date, dropdown, checkbox, textarea, password) [item 0]',
+		],
+		[
+			{
+				values: [
+					{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } },
+				],
+			},
+			'Form Fields field 1 ("A") has no Field Options [item 0]',
+		],
+	])(
+		'an invalid form definition %j: an error naming the field and the item, nothing sent',
+		async (fields, message) => {
+			const { error, waitTill } = await park({ responseType: 'customForm', formFields: fields });
+			expect(error.message).toBe(message);
+			expect(waitTill).toBeUndefined();
+			expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+		},
+	);
 });

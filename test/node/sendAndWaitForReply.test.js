@@ -181,6 +181,70 @@ describe('Send and Wait for Reply', () => {
 		expect(items[0].json.reply).toMatchObject({ message: 'm, thanks', contact: { id: 'ct_ann' } });
 	});
 
+	test('a pattern that backtracks exponentially in JavaScript never blocks: the wait goes on and ends on the match', async () => {
+		// JavaScript's engine took 15 s on a 29-character reply with this pattern; 45 characters would take days.
+		const run = startMessagingRun({
+			parameters: parameters({ options: { replyPattern: '^(\\w+\\s?)+$' } }),
+			credentials,
+		});
+		await whenAsked(() =>
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: `${'a'.repeat(45)}!` }),
+		);
+		const before = checks().length;
+		await whenAsked(
+			() => store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'ship it' }),
+			before + 2,
+		);
+		const { items, error } = await run.done;
+		expect(error).toBeUndefined();
+		expect(items[0].json.reply.message).toBe('ship it');
+	});
+
+	test.each(['newest_first', 'oldest_first'])(
+		'%s: the question deleted during the wait ends it saying so, after at most two requests',
+		async (order) => {
+			sandbox.set({ order });
+			const run = startMessagingRun({ parameters: parameters(), credentials });
+			let afterDelete;
+			let deletedId;
+			await whenAsked((message) => {
+				deletedId = message.id;
+				store.sendMessage('ct_me', { conversation_id: INBOX, message: 'my own follow-up' });
+				store.deleteMessage(message.id);
+				afterDelete = sandbox.requests.length;
+			}, 2);
+			const { error } = await run.done;
+			// Before: oldest first failed on the service's 400 for the cursor; newest first read the whole
+			// conversation each check (12 requests) until the wait timed out.
+			expect(error.message).toBe(`The message ${deletedId} was deleted during the wait [item 0]`);
+			const after = sandbox.requests.slice(afterDelete).map((r) => `${r.method} ${r.path}`);
+			expect(after.length).toBeLessThanOrEqual(2);
+			expect(after[after.length - 1]).toBe(`GET /v1/messages/${deletedId}`);
+		},
+	);
+
+	test('oldest first on a service that ignores starting_after, a long conversation: the wait says why it cannot go on', async () => {
+		for (let i = 0; i < 60; i++)
+			store.sendMessage(
+				'ct_ann',
+				{ conversation_id: INBOX, message: `old ${i}` },
+				{ createdAt: 1_700_000_010 + i },
+			);
+		sandbox.set({ order: 'oldest_first', ignoreCursor: true });
+		const { error } = await ask({ replyTimeout: 3 });
+		expect(error.message).toMatch(
+			/^The Messaging service ignores starting_after: asked for the messages after msg_\w+, it answered with older ones, and the conversation is longer than one page, so a reply cannot be read \[item 0\]$/,
+		);
+	});
+
+	test('oldest first on a service that ignores starting_after, a short conversation: the reply is still found', async () => {
+		sandbox.set({ order: 'oldest_first', ignoreCursor: true });
+		const { items } = await ask({}, () =>
+			store.sendMessage('ct_ann', { conversation_id: INBOX, message: 'S' }),
+		);
+		expect(items[0].json).toMatchObject({ reply: { message: 'S' }, timedOut: false });
+	});
+
 	test('time-out: { sent, reply: null, timedOut: true }, or an error naming the item when asked', async () => {
 		const { items } = await ask({ replyTimeout: 0.3 });
 		expect(items[0].json).toMatchObject({
@@ -374,6 +438,10 @@ describe('Send and Wait for Reply', () => {
 			'Wait for Reply (Seconds) is 7200, above the maximum of 3600 (one hour): a waiting execution holds an n8n slot; use Send and Wait for Response for longer waits',
 		],
 		[{ checkInterval: 0 }, 'Check Every (Seconds) must be a positive number of seconds'],
+		[
+			{ options: { replyPattern: '(yes|no) \\1' } },
+			'Reply Must Match uses a backreference, which needs a backtracking engine: it is not supported here',
+		],
 	])('bad input %j: a clear error before anything is sent', async (extra, message) => {
 		const { error } = await runMessagingNode({ parameters: parameters(extra), credentials });
 		expect(error.message).toBe(message);

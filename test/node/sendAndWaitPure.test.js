@@ -3,16 +3,10 @@
 const path = require('node:path');
 
 const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sendAndWait');
-const {
-	requestMessageText,
-	waitTillFrom,
-	isLinkPreviewAgent,
-	hasSignature,
-	resumeMarker,
-} = require(path.join(dist, 'links.js'));
-const { compilePattern, orderShownBy, isReply, ReplyWatcher } = require(
-	path.join(dist, 'replyWatcher.js'),
+const { requestMessageText, waitTillFrom, hasSignature, resumeMarker } = require(
+	path.join(dist, 'links.js'),
 );
+const { orderShownBy, isReply, ReplyWatcher } = require(path.join(dist, 'replyWatcher.js'));
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
 const { requestMessageId } = require(path.join(dist, 'webhook.js'));
 
@@ -57,28 +51,6 @@ describe('links', () => {
 		expect(waitTillFrom({ limitType: 'atSpecifiedTime' }, now)).toEqual({
 			problem: 'has no valid Max Date and Time (got "")',
 		});
-	});
-
-	test('link previews are told apart from browsers', () => {
-		for (const agent of [
-			undefined,
-			'',
-			'Slackbot-LinkExpanding 1.0',
-			'facebookexternalhit/1.1',
-			'WhatsApp/2.23',
-			'Mozilla/5.0 (compatible; Googlebot/2.1)',
-			'Mozilla/5.0 ... Teams/1.6',
-			'Discordbot/2.0',
-		]) {
-			expect([agent, isLinkPreviewAgent(agent)]).toEqual([agent, true]);
-		}
-		for (const agent of [
-			'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
-			'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-			'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0',
-		]) {
-			expect([agent, isLinkPreviewAgent(agent)]).toEqual([agent, false]);
-		}
 	});
 
 	test('signature presence and the request message marker', () => {
@@ -155,13 +127,6 @@ describe('reply matching', () => {
 		expect(isReply(from('ct_ann', 'maybe'), sent, { ...filter, pattern: /^(yes|no)\b/i })).toBe(
 			false,
 		);
-	});
-
-	test('compilePattern: plain or /…/flags; g and y dropped so a test never depends on the previous one', () => {
-		expect(compilePattern('^yes').test('yes!')).toBe(true);
-		const re = compilePattern('/^YES$/gi');
-		expect([re.flags, re.test('yes'), re.test('yes')]).toEqual(['i', true, true]);
-		expect(compilePattern('[a-').problem).toMatch(/^is not a valid regular expression: /);
 	});
 
 	test('orderShownBy: neighbours, or the top of the first page against the sent message', () => {

@@ -66,18 +66,6 @@ export function waitTillFrom(
 	return { problem: `has an unknown Limit Type "${limit.limitType}"` };
 }
 
-/**
- * Link previews (chat apps unfurling a URL, crawlers, Teams/Skype previews) fetch a link without a person
- * clicking it; on an approval link that would decide for them. n8n's nodes ignore such requests too.
- */
-const PREVIEW_AGENTS =
-	/bot\b|bot\/|crawl|spider|slurp|preview|facebookexternalhit|whatsapp|telegram|discord|slack|skype|teams|embedly|vkshare|pinterest|linkedin|mastodon|google-?inspectiontool/i;
-
-export function isLinkPreviewAgent(userAgent: string | undefined): boolean {
-	if (!userAgent || userAgent.trim() === '') return true;
-	return PREVIEW_AGENTS.test(userAgent);
-}
-
 /** The query parameter n8n puts its signature in (n8n-core's WAITING_TOKEN_QUERY_PARAM). */
 export const SIGNATURE_PARAM = 'signature';
 

@@ -3,7 +3,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getRequiredId, inputError } from '../helpers/parameters';
 import { getMessageText } from './conversation';
-import { compilePattern } from './replyWatcher';
+import { compileLinearPattern, type TextPattern } from './linearPattern';
+import { checkApprovalRules, listEntries, type ApprovalRules } from './approval';
 
 /** One hour: the execution waits in memory, holding one of n8n's execution slots, and a restart ends it. */
 export const MAX_REPLY_TIMEOUT_SECONDS = 3600;
@@ -15,7 +16,9 @@ export interface ReplySettings {
 	intervalMs: number;
 	onTimeout: 'output' | 'error';
 	fromContact?: string;
-	pattern?: RegExp;
+	pattern?: TextPattern;
+	/** Approval in the chat (by reaction or keyword) instead of a reply. */
+	approval?: ApprovalRules;
 }
 
 /** Every parameter checked before anything is sent. */
@@ -56,14 +59,15 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 	const patternSource = String(
 		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
 	);
-	let pattern: RegExp | undefined;
+	let pattern: TextPattern | undefined;
 	if (patternSource !== '') {
-		const compiled = compilePattern(patternSource);
-		if (!(compiled instanceof RegExp))
+		const compiled = compileLinearPattern(patternSource);
+		if ('problem' in compiled)
 			throw inputError(context, itemIndex, 'Reply Must Match', compiled.problem);
 		pattern = compiled;
 	}
 	return {
+		approval: readApprovalRules(context, itemIndex),
 		conversationId,
 		text,
 		timeoutMs: timeout * 1000,
@@ -72,4 +76,42 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 		fromContact: fromContact || undefined,
 		pattern,
 	};
+}
+
+/** Response Type's approval settings, checked before anything is sent; undefined for Reply. */
+function readApprovalRules(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): ApprovalRules | undefined {
+	const responseType = context.getNodeParameter('responseType', itemIndex, 'reply');
+	if (responseType !== 'approvalByReaction' && responseType !== 'approvalByKeyword')
+		return undefined;
+	const mode = responseType === 'approvalByReaction' ? 'reaction' : 'keyword';
+	const list = (name: string, label: string, fallback: string) => {
+		const raw = context.getNodeParameter(name, itemIndex, fallback);
+		if (typeof raw !== 'string') throw inputError(context, itemIndex, label, 'must be text');
+		const { entries, empty } = listEntries(raw);
+		if (empty)
+			throw inputError(
+				context,
+				itemIndex,
+				label,
+				`has an empty entry ("${raw}"): remove the extra comma`,
+			);
+		return entries;
+	};
+	const [approveName, declineName, approveLabel, declineLabel, approveDefault, declineDefault] =
+		mode === 'reaction'
+			? ['approveReaction', 'declineReaction', 'Approve Reaction', 'Decline Reaction', '+1', '-1']
+			: ['approveWords', 'declineWords', 'Approve Words', 'Decline Words', 'approve', 'decline'];
+	const rules: ApprovalRules = {
+		mode,
+		approvers: list('approvers', 'Approvers', ''),
+		required: Number(context.getNodeParameter('approvalsRequired', itemIndex, 1)),
+		approve: list(approveName, approveLabel, approveDefault),
+		decline: list(declineName, declineLabel, declineDefault),
+	};
+	const problem = checkApprovalRules(rules);
+	if (problem) throw inputError(context, itemIndex, problem.field, problem.problem);
+	return rules;
 }

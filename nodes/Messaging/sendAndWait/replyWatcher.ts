@@ -15,6 +15,7 @@
  */
 
 import { idText, sentByOneOf } from '../../shared/ids';
+import type { TextPattern } from './linearPattern';
 
 export interface ChatMessage {
 	id: string;
@@ -54,7 +55,7 @@ export interface ReplyFilter {
 	/** Only a message from this contact (id or username) counts. */
 	fromContact?: string;
 	/** Only a message whose text matches counts. */
-	pattern?: RegExp;
+	pattern?: TextPattern;
 }
 
 export type ListOrder = 'newestFirst' | 'oldestFirst';
@@ -114,20 +115,33 @@ export function orderShownBy(
 	return undefined;
 }
 
-/** Compiles the user's pattern; `/body/flags` is read as a literal with flags. Returns a problem sentence. */
-export function compilePattern(source: string): RegExp | { problem: string } {
-	const literal = /^\/(.*)\/([a-z]*)$/s.exec(source);
-	const body = literal ? literal[1] : source;
-	// `g` and `y` make test() stateful (lastIndex): a match would depend on the messages tested before.
-	const flags = literal ? literal[2].replace(/[gy]/g, '') : '';
-	try {
-		return new RegExp(body, flags);
-	} catch (error) {
-		return { problem: `is not a valid regular expression: ${(error as Error).message}` };
-	}
+export type FetchPage = (cursor: string | undefined) => Promise<ChatPage>;
+
+/** Whether the sent message still exists (one request): false when the service says it is gone,
+ * undefined when it did not say (a 429, a 5xx). */
+export type SentExists = () => Promise<boolean | undefined>;
+
+/** Why a wait cannot go on, said plainly instead of a service's error or a silent time-out. */
+export class WaitProblem extends Error {}
+
+/** A call's value, or the error it failed with. */
+export async function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+	return await promise.then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
 }
 
-export type FetchPage = (cursor: string | undefined) => Promise<ChatPage>;
+/** A refusal of a `starting_after` cursor: the object it names may be gone. */
+function refusedCursor(error: unknown): boolean {
+	return ['400', '404', '410', '422'].includes(String((error as { httpCode?: unknown }).httpCode));
+}
+
+const olderThan = (message: ChatMessage, sent: ChatMessage): boolean => {
+	const at = typeof message.created_at === 'number' ? message.created_at : undefined;
+	const sentAt = typeof sent.created_at === 'number' ? sent.created_at : undefined;
+	return at !== undefined && sentAt !== undefined && at < sentAt;
+};
 
 /** Another list of the same service whose neighbours may show the order (one request). */
 export type ProbeOrder = () => Promise<ChatMessage[]>;
@@ -149,7 +163,23 @@ export class ReplyWatcher {
 		private readonly filter: ReplyFilter,
 		private readonly fetchPage: FetchPage,
 		private readonly probeOrder?: ProbeOrder,
+		private readonly sentExists?: SentExists,
 	) {}
+
+	/** Set once the sent message was confirmed to exist while the list did not show it. */
+	private sentConfirmed = false;
+
+	/** The sent message did not show where it should: asks whether it was deleted (once while it exists). */
+	private async failIfDeleted(): Promise<void> {
+		if (!this.sentExists || this.sentConfirmed) return;
+		this.requests += 1;
+		const exists = await this.sentExists();
+		if (exists !== false) {
+			this.sentConfirmed = exists === true;
+			return;
+		}
+		throw new WaitProblem(`The message ${this.sent.id} was deleted during the wait`);
+	}
 
 	private probed = false;
 
@@ -157,12 +187,23 @@ export class ReplyWatcher {
 		return this.order;
 	}
 
+	/** The first reply since the last check, or undefined. */
 	async check(): Promise<ChatMessage | undefined> {
+		return this.newReplies(await this.read(), 1)[0];
+	}
+
+	/** Every reply since the last check, oldest first. */
+	async checkAll(): Promise<ChatMessage[]> {
+		return this.newReplies(await this.read(), Infinity);
+	}
+
+	/** What came after the sent message, oldest first. */
+	private async read(): Promise<ChatMessage[]> {
 		if (this.order !== 'oldestFirst') {
 			const fromTop = await this.readFromTop();
-			if (fromTop !== 'order changed') return this.firstReply(fromTop.reverse());
+			if (fromTop !== 'order changed') return fromTop.reverse();
 		}
-		return this.firstReply(await this.readAfterSent());
+		return await this.readAfterSent();
 	}
 
 	private async page(cursor: string | undefined): Promise<ChatPage> {
@@ -191,13 +232,19 @@ export class ReplyWatcher {
 			if (this.order === 'oldestFirst') return 'order changed';
 			for (const message of messages) {
 				if (message.id === this.sent.id) return above;
+				// Past where the sent message would be: it may have been deleted.
+				if (olderThan(message, this.sent) && !this.sentConfirmed) await this.failIfDeleted();
 				above.push(message);
 			}
 			const last = messages[messages.length - 1];
 			// The end of the list, or a service that does not page on: what was read is all there is.
-			if (!hasMore || !last || last.id === cursor) return above;
+			if (!hasMore || !last || last.id === cursor) {
+				await this.failIfDeleted();
+				return above;
+			}
 			cursor = last.id;
 		}
+		await this.failIfDeleted();
 		return above;
 	}
 
@@ -206,7 +253,18 @@ export class ReplyWatcher {
 		const after: ChatMessage[] = [];
 		let cursor = this.sent.id;
 		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
-			const { messages, hasMore } = await this.page(cursor);
+			const answer = await settled(this.page(cursor));
+			if ('error' in answer) {
+				// The cursor is the sent message: a service refusing it may mean it was deleted.
+				if (cursor === this.sent.id && refusedCursor(answer.error)) await this.failIfDeleted();
+				throw answer.error;
+			}
+			const { messages, hasMore } = answer.value;
+			if (cursor === this.sent.id && hasMore && this.cursorIgnored(messages)) {
+				throw new WaitProblem(
+					`The Messaging service ignores starting_after: asked for the messages after ${this.sent.id}, it answered with older ones, and the conversation is longer than one page, so a reply cannot be read`,
+				);
+			}
 			after.push(...messages);
 			const last = messages[messages.length - 1];
 			if (!hasMore || !last || last.id === cursor) break;
@@ -215,12 +273,20 @@ export class ReplyWatcher {
 		return after;
 	}
 
-	private firstReply(oldestFirst: ChatMessage[]): ChatMessage | undefined {
+	/** A page "after the sent message" holding it, or older messages: the service read the list from its start. */
+	private cursorIgnored(messages: ChatMessage[]): boolean {
+		return messages.some((m) => m.id === this.sent.id || olderThan(m, this.sent));
+	}
+
+	/** Up to `limit` replies of `oldestFirst` not examined before; the messages after the last are left for later. */
+	private newReplies(oldestFirst: ChatMessage[], limit: number): ChatMessage[] {
+		const replies: ChatMessage[] = [];
 		for (const message of oldestFirst) {
+			if (replies.length >= limit) break;
 			if (typeof message?.id !== 'string' || this.examined.has(message.id)) continue;
 			this.examined.add(message.id);
-			if (isReply(message, this.sent, this.filter)) return message;
+			if (isReply(message, this.sent, this.filter)) replies.push(message);
 		}
-		return undefined;
+		return replies;
 	}
 }

@@ -72,7 +72,7 @@ export const limitWaitTimeOption: INodeProperties = {
 /** The response links, signed by n8n for this execution and this node. */
 export function responseLinks(context: IExecuteFunctions): ResponseLink[] {
 	const responseType = context.getNodeParameter('responseType', 0, 'approval') as string;
-	if (responseType === 'freeText') {
+	if (responseType === 'freeText' || responseType === 'customForm') {
 		const label = String(
 			context.getNodeParameter('options.messageButtonLabel', 0, 'Respond') || 'Respond',
 		);

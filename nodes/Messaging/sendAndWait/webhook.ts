@@ -17,10 +17,20 @@ import { getMessagingCredentials, messagingApiRequest } from '../../shared/trans
 import { timestampValue } from '../../shared/timestamps';
 import { idText, sentByOneOf } from '../../shared/ids';
 import { chatMessages, type ChatMessage } from './replyWatcher';
-import { hasSignature, isLinkPreviewAgent, resumeMarker } from './links';
-import { PAGE_CSP, RESPONSE_FIELD, recordedPage, refusedPage, responseFormPage } from './pages';
+import { hasSignature, resumeMarker } from './links';
+import { readFormFields, readSubmission } from './formFields';
+import {
+	PAGE_CSP,
+	RESPONSE_FIELD,
+	approvalPage,
+	customFieldName,
+	customFormPage,
+	recordedPage,
+	refusedPage,
+	responseFormPage,
+} from './pages';
 
-/** GET serves the link (approval, or the Free Text form); POST receives the form. */
+/** GET shows the page (the approval's button, or a form); only POST, a person's press of its button, decides. */
 export const sendAndWaitWebhooks = [
 	{
 		name: 'default' as const,
@@ -78,41 +88,83 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 
 	const responseType = this.getNodeParameter('responseType', 'approval') as string;
-	let data: IDataObject;
-	if (responseType === 'freeText') {
-		const form = {
-			title: String(this.getNodeParameter('options.responseFormTitle', '') ?? ''),
-			description: String(
-				this.getNodeParameter('options.responseFormDescription', '') ||
-					this.getNodeParameter('message', ''),
-			),
-			buttonLabel: String(
-				this.getNodeParameter('options.responseFormButtonLabel', 'Submit') ?? 'Submit',
-			),
-		};
-		if (method !== 'POST') {
-			sendPage(response, 200, responseFormPage(form));
-			return { noWebhookResponse: true };
-		}
-		const text = submittedText(this.getBodyData());
-		if (text.trim() === '') {
-			sendPage(response, 400, responseFormPage({ ...form, error: 'Please type a response.' }));
-			return { noWebhookResponse: true };
-		}
-		data = { text, respondedAt: new Date().toISOString() };
-	} else {
-		// A link preview (chat apps unfurl links) must not decide for the person.
-		if (method === 'GET' && isLinkPreviewAgent(request.headers?.['user-agent'])) {
-			sendPage(response, 200, '');
-			return { noWebhookResponse: true };
-		}
-		const query = this.getQueryData() as IDataObject;
-		data = { approved: query.approved === 'true', respondedAt: new Date().toISOString() };
+	const answer =
+		responseType === 'freeText'
+			? freeTextAnswer(this, method)
+			: responseType === 'customForm'
+				? customFormAnswer(this, method)
+				: approvalAnswer(this, method);
+	if ('page' in answer) {
+		sendPage(response, answer.status, answer.page);
+		return { noWebhookResponse: true };
 	}
 
 	const sentMessageId = await findRequestMessageId(this, requestUrl);
 	sendPage(response, 200, recordedPage());
-	return { noWebhookResponse: true, workflowData: [[{ json: { data, sentMessageId } }]] };
+	return {
+		noWebhookResponse: true,
+		workflowData: [[{ json: { ...answer.output, sentMessageId } }]],
+	};
+}
+
+/** A page to show (nothing decided), or the node's output. */
+type Answer = { status: number; page: string } | { output: IDataObject };
+
+/** Options > Response Form Title / Description / Button Label, as the form pages show them. */
+function formTexts(context: IWebhookFunctions) {
+	return {
+		title: String(context.getNodeParameter('options.responseFormTitle', '') ?? ''),
+		description: String(
+			context.getNodeParameter('options.responseFormDescription', '') ||
+				context.getNodeParameter('message', ''),
+		),
+		buttonLabel: String(
+			context.getNodeParameter('options.responseFormButtonLabel', 'Submit') ?? 'Submit',
+		),
+	};
+}
+
+/** Only a person's press of the page's button (a POST to the same signed link) decides; a GET, whoever makes
+ * it (a link preview, a mail gateway's scanner, a headless browser), is shown the button. */
+function approvalAnswer(context: IWebhookFunctions, method: string | undefined): Answer {
+	const approved = (context.getQueryData() as IDataObject).approved === 'true';
+	if (method !== 'POST') {
+		const options = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
+		const buttonLabel = approved
+			? String(options.approveLabel || 'Approve')
+			: String(options.disapproveLabel || 'Decline');
+		const message = String(context.getNodeParameter('message', '') ?? '');
+		return { status: 200, page: approvalPage({ message, buttonLabel }) };
+	}
+	return { output: { data: { approved, respondedAt: new Date().toISOString() } } };
+}
+
+function freeTextAnswer(context: IWebhookFunctions, method: string | undefined): Answer {
+	const form = formTexts(context);
+	if (method !== 'POST') return { status: 200, page: responseFormPage(form) };
+	const text = submittedText(context.getBodyData());
+	if (text.trim() === '')
+		return { status: 400, page: responseFormPage({ ...form, error: 'Please type a response.' }) };
+	return { output: { data: { text, respondedAt: new Date().toISOString() } } };
+}
+
+/** n8n's custom form output, as its own nodes give it (2.40.7): `{ data: { <label>: value, respondedAt } }`,
+ * respondedAt set last so a field of that name cannot stand in for the server's time. */
+function customFormAnswer(context: IWebhookFunctions, method: string | undefined): Answer {
+	const fields = readFormFields(context.getNodeParameter('formFields.values', []));
+	if (!Array.isArray(fields))
+		return {
+			status: 500,
+			page: refusedPage(`The form cannot be shown: Form Fields ${fields.problem}.`),
+		};
+	const form = { ...formTexts(context), fields };
+	if (method !== 'POST') return { status: 200, page: customFormPage(form) };
+	const submitted = readSubmission(fields, context.getBodyData(), customFieldName);
+	if ('problem' in submitted)
+		return { status: 400, page: customFormPage({ ...form, error: submitted.problem }) };
+	return {
+		output: { data: { ...(submitted.data as IDataObject), respondedAt: new Date().toISOString() } },
+	};
 }
 
 /** The answer from a urlencoded form (`response=…`) or a multipart one (n8n puts fields under `data`). */

@@ -10,6 +10,7 @@ import {
 	postMessage,
 } from '../../sendAndWait/conversation';
 import { requestMessageText, waitTillFrom, type LimitWaitTime } from '../../sendAndWait/links';
+import { formFieldsProperty, readFormFields } from '../../sendAndWait/formFields';
 import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
 import { errorItem } from '../../helpers/errorItem';
@@ -42,8 +43,14 @@ const properties: INodeProperties[] = [
 				value: 'freeText',
 				description: 'The person opens a link in the message and types the response into a form',
 			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The person opens a link in the message and fills in a form of your fields',
+			},
 		],
 	},
+	{ ...formFieldsProperty, displayOptions: { show: { responseType: ['customForm'] } } },
 	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',
@@ -102,7 +109,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { responseType: ['freeText'] } },
+		displayOptions: { show: { responseType: ['freeText', 'customForm'] } },
 		options: [
 			limitWaitTimeOption,
 			{
@@ -163,6 +170,10 @@ export async function executeSendAndWait(
 		const waitTill = waitTillFrom(limit, Date.now());
 		if (!(waitTill instanceof Date))
 			throw inputError(this, itemIndex, 'Limit Wait Time', waitTill.problem);
+		if (this.getNodeParameter('responseType', itemIndex, 'approval') === 'customForm') {
+			const fields = readFormFields(this.getNodeParameter('formFields.values', itemIndex, []));
+			if (!Array.isArray(fields)) throw inputError(this, itemIndex, 'Form Fields', fields.problem);
+		}
 		await getConversationOrFail(this, conversationId, itemIndex, run.requestOptions(itemIndex));
 		await postMessage(
 			this,

@@ -3,19 +3,21 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	getMessagingCredentials,
-	MessagingApiError,
+	messagingApiRequest,
 	type RequestOptions,
 } from '../../../shared/transport';
 import { listPage } from '../../../shared/paginate';
 import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
-import { getConversationOrFail, nodeErrorOf, postMessage } from '../../sendAndWait/conversation';
-import { CANCELED_MESSAGE, Cancelled, DeadlineReached, pause } from '../../sendAndWait/pacing';
+import { getConversationOrFail, postMessage } from '../../sendAndWait/conversation';
+import { waitFor } from '../../sendAndWait/waitLoop';
 import {
 	chatMessage,
 	chatMessages,
 	ReplyWatcher,
+	settled,
+	WaitProblem,
 	type ChatMessage,
 	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
@@ -23,6 +25,8 @@ import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/
 import { simplifyFields } from '../../descriptions/simplify';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { withReplyAttachments } from '../../helpers/attachments/download';
+import { instructionLine } from '../../sendAndWait/approval';
+import { approvalProperties, approvalWait } from '../../sendAndWait/approvalWait';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'reply';
@@ -45,6 +49,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The question or request to send. The next message in the conversation from someone else is the reply.',
 	},
+	...approvalProperties,
 	{
 		displayName: 'Wait for Reply (Seconds)',
 		name: 'replyTimeout',
@@ -123,11 +128,13 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const settings = readReplySettings(this, itemIndex);
-	const cancelSignal = this.getExecutionCancelSignal();
 	const requestOptions = run.requestOptions(itemIndex);
 	await getConversationOrFail(this, settings.conversationId, itemIndex, requestOptions);
+	const text = settings.approval
+		? `${settings.text.trimEnd()}\n\n${instructionLine(settings.approval)}`
+		: settings.text;
 	const sent = chatMessage(
-		await postMessage(this, settings.conversationId, settings.text, itemIndex, requestOptions),
+		await postMessage(this, settings.conversationId, text, itemIndex, requestOptions),
 	);
 	if (sent === undefined) {
 		throw new NodeOperationError(
@@ -179,59 +186,65 @@ export async function execute(
 		{
 			conversationId: settings.conversationId,
 			own,
-			fromContact: settings.fromContact,
-			pattern: settings.pattern,
+			fromContact: settings.approval ? undefined : settings.fromContact,
+			pattern: settings.approval ? undefined : settings.pattern,
 		},
 		fetchPage,
 		probeOrder,
+		async () => {
+			const answer = await settled(
+				messagingApiRequest.call(
+					this,
+					{ method: 'GET', path: ['messages', sent.id] },
+					{ ...checkOptions, expect: 'record' },
+				),
+			);
+			if (!('error' in answer)) return true;
+			const status = String((answer.error as { httpCode?: unknown }).httpCode);
+			return status === '404' || status === '410' ? false : undefined;
+		},
 	);
 
-	const cancelled = () => new NodeOperationError(this.getNode(), CANCELED_MESSAGE, { itemIndex });
-	for (;;) {
-		let reply: ChatMessage | undefined;
-		try {
-			reply = await watcher.check();
-		} catch (error) {
-			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
-			if (error instanceof DeadlineReached) break;
-			// A check the service did not answer in time (a timeout, a dropped connection, a 5xx) whose next
-			// try would come after the wait ends: the wait timed out, as On Timeout says.
-			if (isServiceFault(error) && (Date.now() >= deadline || reachedDeadline(error))) break;
-			// Rate limited past the transport's retries: this check is skipped, the wait goes on.
-			if ((error as { httpCode?: unknown }).httpCode !== '429')
-				throw nodeErrorOf(this.getNode(), error, itemIndex);
-		}
-		if (reply) {
-			const result = { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
-			return await withReplyAttachments(this, itemIndex, run, result);
-		}
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) break;
-		if (!(await pause(Math.min(settings.intervalMs, remaining), cancelSignal))) throw cancelled();
-	}
+	const approval =
+		settings.approval && approvalWait(this, settings.approval, sent, own, watcher, checkOptions);
+	const check = approval
+		? approval.check
+		: async () => {
+				const reply = await watcher.check();
+				return reply && { sent: sent as IDataObject, reply: reply as IDataObject, timedOut: false };
+			};
+	const outcome = await waitFor(this, check, {
+		deadline,
+		intervalMs: settings.intervalMs,
+		itemIndex,
+		explain: (error) =>
+			approval?.explain(error) ??
+			(error instanceof WaitProblem
+				? new NodeOperationError(this.getNode(), `${error.message} [item ${itemIndex}]`, {
+						itemIndex,
+					})
+				: undefined),
+	});
+	if (outcome)
+		return approval
+			? outcome
+			: await withReplyAttachments(
+					this,
+					itemIndex,
+					run,
+					outcome as IDataObject & { reply: IDataObject },
+				);
 
 	if (settings.onTimeout === 'error') {
 		throw new NodeOperationError(
 			this.getNode(),
-			`No reply came within ${settings.timeoutMs / 1000} s [item ${itemIndex}]`,
+			`No ${settings.approval ? 'decision' : 'reply'} came within ${settings.timeoutMs / 1000} s [item ${itemIndex}]`,
 			{
 				itemIndex,
 				description: `The message ${sent.id} was sent to ${settings.conversationId}; set "On Timeout" to output the item instead.`,
 			},
 		);
 	}
+	if (approval) return approval.timedOut();
 	return { sent: sent as IDataObject, reply: null, timedOut: true };
-}
-
-/** A fault of the service or the network, not an answer about the request (no status, a 429 or a 5xx). */
-function isServiceFault(error: unknown): boolean {
-	const code = (error as { httpCode?: unknown }).httpCode;
-	if (code === undefined || code === null) return true;
-	const status = Number(code);
-	return !Number.isFinite(status) || status === 429 || status >= 500;
-}
-
-/** Whether the transport gave the request up because its next try would have come past its deadline. */
-function reachedDeadline(error: unknown): boolean {
-	return error instanceof MessagingApiError && error.deadlineReached;
 }

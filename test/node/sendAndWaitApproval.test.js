@@ -1,0 +1,255 @@
+'use strict';
+/**
+ * Send and Wait for Reply's approval in the chat, through n8n-core's WorkflowExecute against the sandbox:
+ * by reaction (read off the sent message, one GET per check) and by keyword (the replies), the approver
+ * rules, the veto, time-out, cancellation and bad input.
+ */
+const path = require('node:path');
+const { runMessagingNode, startMessagingRun } = require('../harness/n8n');
+const { startSandbox, byId } = require('../harness/sandbox');
+const { keywordVote, stateFromReactions, decide, wordsOf } = require(
+	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWait/approval.js'),
+);
+
+let sandbox;
+let credentials;
+let store;
+const INBOX = 'conv_00000001';
+
+beforeEach(async () => {
+	({ sandbox, credentials } = await startSandbox({ seed: 'none' }));
+	store = sandbox.store;
+	for (const id of ['ct_ann', 'ct_bob', 'ct_cy']) store.addContact({ id, username: id.slice(3) });
+	store.createConversation({ contact_id: 'ct_ann' });
+	store.sendMessage(
+		'ct_ann',
+		{ conversation_id: INBOX, message: 'earlier' },
+		{ createdAt: 1_700_000_000 },
+	);
+	sandbox.clearRequests();
+});
+afterEach(() => sandbox.stop());
+
+const QUESTION = 'Refund order 1042 (120 EUR)?';
+const parameters = (extra = {}) => ({
+	resource: 'message',
+	operation: 'sendAndWaitForReply',
+	conversationId: byId(INBOX),
+	message: QUESTION,
+	responseType: 'approvalByReaction',
+	replyTimeout: 5,
+	checkInterval: 0.05,
+	...extra,
+});
+const sent = () => [...store.messages.values()].find((m) => m.message.startsWith(QUESTION));
+const requests = () =>
+	sandbox.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/messages'));
+const react = (reactions) => store.updateMessage(sent().id, { reactions });
+
+/** Runs `step` once the question is sent and checked at least `afterChecks` more times. */
+async function after(step, afterChecks = 1) {
+	const start = requests().length;
+	for (let i = 0; i < 600; i++) {
+		if (sent() && requests().length >= start + afterChecks) return step(sent());
+		await new Promise((r) => setTimeout(r, 5));
+	}
+	throw new Error('the question was never sent or checked');
+}
+
+describe('Approval by Reaction', () => {
+	test('the message asks to react; an allowed approver’s reaction approves; one GET of the message per check', async () => {
+		const run = startMessagingRun({
+			parameters: parameters({ approvers: 'ann, ct_bob' }),
+			credentials,
+		});
+		await after(() => react({ '+1': ['ct_me', 'ct_cy'] })); // the account itself, someone not allowed
+		await after(() => react({ '+1': ['ct_me', 'ct_cy', 'ann'] }), 2);
+		const { items, error } = await run.done;
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({
+			sent: expect.objectContaining({
+				message: `${QUESTION}\n\nReact with "+1" to approve, "-1" to decline.`,
+			}),
+			approved: true,
+			approvedBy: ['ann'],
+			declinedBy: [],
+			respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+			timedOut: false,
+		});
+		const checks = requests();
+		expect(checks.length).toBeGreaterThanOrEqual(3);
+		expect(new Set(checks.map((r) => `${r.method} ${r.path}`))).toEqual(
+			new Set([`GET /v1/messages/${sent().id}`]),
+		);
+	});
+
+	test('two approvals required: one is not enough; a reaction removed before the check does not count', async () => {
+		const run = startMessagingRun({
+			parameters: parameters({ approvalsRequired: 2 }),
+			credentials,
+		});
+		await after(() => react({ '+1': ['ct_ann'] }));
+		await after(() => react({ '+1': ['ct_bob'] }), 2); // ann took hers back
+		await after(() => react({ '+1': ['ct_bob', 'ct_cy'] }), 2);
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			approved: true,
+			approvedBy: ['ct_bob', 'ct_cy'],
+			declinedBy: [],
+		});
+	});
+
+	test('approve and decline both present: the decline wins (a veto), even against enough approvals', async () => {
+		const run = startMessagingRun({ parameters: parameters(), credentials });
+		await after(() => react({ '+1': ['ct_ann', 'ct_bob'], '-1': ['ct_cy', 'ct_me'] }));
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			approved: false,
+			approvedBy: ['ct_ann', 'ct_bob'],
+			declinedBy: ['ct_cy'],
+			timedOut: false,
+		});
+	});
+
+	test('time-out: approved null with what was seen, after the wait’s length; cancel ends it at once', async () => {
+		const started = Date.now();
+		const { items } = await startMessagingRun({
+			parameters: parameters({ replyTimeout: 0.4, approvalsRequired: 2 }),
+			credentials,
+		}).done;
+		expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+		expect(items[0].json).toMatchObject({
+			approved: null,
+			approvedBy: [],
+			declinedBy: [],
+			respondedAt: null,
+			timedOut: true,
+		});
+
+		const failed = await startMessagingRun({
+			parameters: parameters({ replyTimeout: 0.2, onTimeout: 'error' }),
+			credentials,
+		}).done;
+		expect(failed.error.message).toBe('No decision came within 0.2 s [item 0]');
+	});
+
+	test('cancelling the execution ends the approval wait at once, with no check after', async () => {
+		const run = startMessagingRun({
+			parameters: parameters({ checkInterval: 30, replyTimeout: 600 }),
+			credentials,
+		});
+		await after(() => undefined);
+		const started = Date.now();
+		const checksBefore = requests().length;
+		run.cancel();
+		const result = await run.done;
+		expect(result.status).toBe('canceled');
+		expect(Date.now() - started).toBeLessThan(1000);
+		await new Promise((r) => setTimeout(r, 100));
+		expect(requests().length).toBe(checksBefore);
+	});
+
+	test('the question deleted during the wait: the wait fails saying so', async () => {
+		const run = startMessagingRun({ parameters: parameters(), credentials });
+		await after((message) => store.deleteMessage(message.id));
+		const { error } = await run.done;
+		expect(error.message).toMatch(
+			/^The request message msg_\w+ was deleted while waiting for approval \[item 0\]$/,
+		);
+	});
+
+	test.each([
+		[
+			{ approvers: 'ann, , bob' },
+			'Approvers has an empty entry ("ann, , bob"): remove the extra comma [item 0]',
+		],
+		[
+			{ approvers: 'ann', approvalsRequired: 2 },
+			'Approvals Required is 2, more than the 1 approver(s) listed: the request could never be approved [item 0]',
+		],
+		[
+			{ approvalsRequired: 0 },
+			'Approvals Required must be a whole number of at least 1 (got 0) [item 0]',
+		],
+		[
+			{ approveReaction: ':+1:' },
+			'Approve Reaction ":+1:" is not a reaction name (a name such as +1, like or 👍: no spaces, colons or brackets) [item 0]',
+		],
+		[{ declineReaction: '+1' }, 'Decline Reaction "+1" is also an approve reaction [item 0]'],
+		[{ approveReaction: '' }, 'Approve Reaction is empty [item 0]'],
+		[
+			{ responseType: 'approvalByKeyword', approveWords: '!!' },
+			'Approve Words "!!" has no letters or digits to match as a word [item 0]',
+		],
+	])(
+		'bad input %j: an error naming the field and the item, nothing sent',
+		async (extra, message) => {
+			const { error } = await runMessagingNode({ parameters: parameters(extra), credentials });
+			expect(error.message).toBe(message);
+			expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+		},
+	);
+});
+
+describe('Approval by Keyword', () => {
+	const keyword = (extra) => parameters({ responseType: 'approvalByKeyword', ...extra });
+	const say = (who, message) => store.sendMessage(who, { conversation_id: INBOX, message });
+
+	test('a whole word from an allowed approver decides; quoted text, a word inside another, self and others do not', async () => {
+		const run = startMessagingRun({ parameters: keyword({ approvers: 'ann, bob' }), credentials });
+		await after(() => {
+			say('ct_me', 'approve'); // the account itself
+			say('ct_cy', 'APPROVE'); // not an approver
+			say('ct_ann', '> approve\nwhat does this refund cover?'); // quoting is not approving
+			say('ct_ann', 'disapproved of by legal? unapproved?'); // the word inside another word
+		});
+		await after(() => say('ct_bob', 'Approved, go ahead.'), 2);
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			sent: {
+				message: `${QUESTION}\n\nReply "approve" or "approved" to approve, or "decline" or "declined" to decline.`,
+			},
+			approved: true,
+			approvedBy: ['ct_bob'],
+			declinedBy: [],
+			timedOut: false,
+		});
+	});
+
+	test('a message holding both words declines; a later word of the same approver replaces the earlier', async () => {
+		const run = startMessagingRun({ parameters: keyword({ approvalsRequired: 2 }), credentials });
+		await after(() => say('ct_ann', 'approve'));
+		await after(() => say('ct_ann', 'approve? no wait, decline'), 2);
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			approved: false,
+			approvedBy: [],
+			declinedBy: ['ct_ann'],
+		});
+	});
+});
+
+describe('pure rules', () => {
+	test('words: case-insensitive, whole words of any script, phrases in a row', () => {
+		expect(wordsOf('Ship-it, LGTM! Ça va')).toEqual(['ship-it', 'lgtm', 'ça', 'va']);
+		const rules = { approve: ['ship it', 'lgtm'], decline: ['hold'] };
+		expect(keywordVote('ok ship it', rules)).toBe('approve');
+		expect(keywordVote('shipit', rules)).toBeUndefined();
+		expect(keywordVote('LGTM', rules)).toBe('approve');
+		expect(keywordVote('lgtm but HOLD', rules)).toBe('decline');
+		expect(keywordVote('threshold', rules)).toBeUndefined();
+	});
+
+	test('reactions: self and strangers ignored, both ways is a decline; the decision', () => {
+		const rules = { approvers: [], approve: ['+1', 'like'], decline: ['-1'] };
+		const state = stateFromReactions(
+			[{ '+1': ['ct_a', 'ct_me'] }, { like: ['ct_a', 'ct_b'] }, { '-1': ['ct_b'] }],
+			rules,
+			['ct_me', 'me'],
+		);
+		expect(state).toEqual({ approvedBy: ['ct_a'], declinedBy: ['ct_b'] });
+		expect(decide(state, 1)).toEqual({ approved: false, ...state });
+		expect(decide({ approvedBy: ['a'], declinedBy: [] }, 2)).toBeUndefined();
+		expect(decide({ approvedBy: ['a', 'b'], declinedBy: [] }, 2)).toMatchObject({ approved: true });
+	});
+});
