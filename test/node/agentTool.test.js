@@ -1,5 +1,6 @@
 'use strict';
-const { runMessagingNode } = require('../harness/n8n');
+const { Workflow, NodeHelpers } = require('n8n-workflow');
+const { runMessagingNode, nodeTypes } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 const { Messaging } = require('../../dist/nodes/Messaging/Messaging.node');
 const { TOOL_DESCRIPTIONS, withNextStep } = require('../../dist/nodes/Messaging/descriptions/tool');
@@ -36,6 +37,59 @@ describe('the node as an AI agent’s tool', () => {
 		}
 		expect(TOOL_DESCRIPTIONS.message.delete).toMatch(/^DESTRUCTIVE/);
 		expect(TOOL_DESCRIPTIONS.conversation.delete).toMatch(/^DESTRUCTIVE/);
+	});
+
+	test('n8n resolves the tool’s Description to the chosen operation’s text', () => {
+		for (const [resource, operations] of Object.entries(TOOL_DESCRIPTIONS)) {
+			for (const [operation, text] of Object.entries(operations)) {
+				const node = {
+					id: '1',
+					name: 'Tool',
+					type: TOOL,
+					typeVersion: 2,
+					position: [0, 0],
+					parameters: { resource, operation },
+				};
+				const workflow = new Workflow({
+					id: 'w',
+					nodes: [node],
+					connections: {},
+					active: false,
+					nodeTypes,
+					settings: {},
+				});
+				const tool = workflow.getNode('Tool');
+				const resolve = () =>
+					workflow.expression.getSimpleParameterValue(
+						tool,
+						tool.parameters.toolDescription,
+						'manual',
+						{},
+					);
+				expect(
+					NodeHelpers.getToolDescriptionForNode(tool, nodeTypes.getByNameAndVersion(TOOL), resolve),
+				).toBe(text);
+			}
+		}
+		// The regular node has no Description.
+		const regular = new Workflow({
+			id: 'w',
+			nodes: [
+				{
+					id: '1',
+					name: 'Node',
+					type: 'n8n-nodes-messaging.messaging',
+					typeVersion: 2,
+					position: [0, 0],
+					parameters: {},
+				},
+			],
+			connections: {},
+			active: false,
+			nodeTypes,
+			settings: {},
+		});
+		expect(regular.getNode('Node').parameters.toolDescription).toBeUndefined();
 	});
 
 	test('Get Many as a tool: a limit of 10,000 or Return All is lowered to 100 compact messages', async () => {

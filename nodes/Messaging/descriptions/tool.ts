@@ -51,7 +51,8 @@ export const toolDescriptionProperty: INodeProperties = {
 	name: 'toolDescription',
 	type: 'string',
 	typeOptions: { rows: 3 },
-	default: `={{ ${JSON.stringify(TOOL_DESCRIPTIONS)}[$parameter.resource]?.[$parameter.operation] ?? "Send and read messages in Messaging" }}`,
+	// Spaced: a `}}` inside the expression would end it early.
+	default: `={{ ${JSON.stringify(TOOL_DESCRIPTIONS, null, 1)}[$parameter.resource]?.[$parameter.operation] ?? "Send and read messages in Messaging" }}`,
 	required: true,
 	description:
 		'What the AI model is told about this tool. By default it says what the chosen operation does, takes and returns.',
