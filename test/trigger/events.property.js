@@ -77,6 +77,7 @@ function newTotals() {
 		expected: 0,
 		delivered: 0,
 		lost: 0,
+		reported: 0,
 		unmarkedDuplicates: 0,
 		redeliveries: 0,
 		ownDelivered: 0,
@@ -258,6 +259,7 @@ async function runSchedule(schedule, totals) {
 		endRunning();
 		await host.tick();
 		const executions = host.executions;
+		const reports = host.reported;
 		await host.stop();
 		host = undefined;
 
@@ -285,6 +287,27 @@ async function runSchedule(schedule, totals) {
 					totals.ownDelivered += 1;
 			}
 		}
+		// Keys whose every attempt was lost are reported to n8n (as for messages): not lost, counted apart.
+		const reportedKeys = reports.flatMap((error) =>
+			(/Message ids: (.*?)\. Each attempt/.exec(error.description ?? '')?.[1] ?? '').split(', '),
+		);
+		const reported = (identity) => {
+			const [kind, ...rest] = identity.split(':');
+			if (kind === 'm') {
+				const id = rest.join(':');
+				return reportedKeys.some((key) => {
+					const burst = /^burst:(.*)\.\.(.*)$/.exec(key);
+					return key === id || (burst && burst[1] <= id && id <= burst[2]);
+				});
+			}
+			if (kind === 'c') return reportedKeys.includes(`conversation:${rest.join(':')}`);
+			if (kind === 'reactionAdded' || kind === 'reactionRemoved') {
+				const [id, reaction, reactor] = rest;
+				const sign = kind === 'reactionAdded' ? '+' : '-';
+				return reportedKeys.includes(`reaction${sign}:${id}:${reaction}:${reactor}`);
+			}
+			return false;
+		};
 		const settledIn = (list) =>
 			list.some(
 				({ execution }) => execution.status === 'success' || execution.status === 'nodeError',
@@ -292,6 +315,7 @@ async function runSchedule(schedule, totals) {
 		const expectSettled = (identity) => {
 			totals.expected += 1;
 			if (settledIn(seen.get(identity) ?? [])) totals.delivered += 1;
+			else if (reported(identity)) totals.reported += 1;
 			else {
 				totals.lost += 1;
 				if (process.env.DEBUG_PROPERTY) console.log('lost', identity);
@@ -324,7 +348,9 @@ async function runSchedule(schedule, totals) {
 				),
 			);
 			totals.expected += 1;
+			const editReported = reportedKeys.some((key) => key.startsWith(`edited:${message.id}@`));
 			if (asEdit || asNew || messages.indexOf(message) < 2) totals.delivered += 1;
+			else if (editReported || reported(`m:${message.id}`)) totals.reported += 1;
 			else totals.lost += 1;
 		}
 		// Each change's first delivery is unmarked, once; edits of a message chain before to after.
@@ -364,7 +390,7 @@ async function checkEventsProperty({ runs, seed = 20261125 }) {
 function describeEventTotals(totals) {
 	return (
 		`trigger events property: ${totals.schedules} schedules, ${totals.checks} checks (${totals.failedChecks} failed, ${totals.writtenByFailedChecks} of them wrote the state), ${totals.restarts} restarts, ` +
-		`${totals.crashes} crashes, ${totals.expected} changes expected, ${totals.delivered} delivered, ${totals.lost} lost, ` +
+		`${totals.crashes} crashes, ${totals.expected} changes expected, ${totals.delivered} delivered, ${totals.reported} reported after their last attempt, ${totals.lost} lost, ` +
 		`${totals.redeliveries} marked redeliveries, ${totals.unmarkedDuplicates} unmarked duplicates, ` +
 		`${totals.ownDelivered} own actions delivered, ${totals.groupedBursts} bursts of 2 or more grouped, ${totals.badBursts} mixed, ${totals.brokenEditChains} broken edit chains, ` +
 		`largest state ${totals.maxStateBytes} bytes`
