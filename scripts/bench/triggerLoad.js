@@ -74,7 +74,7 @@ function triggerWorkflow(id, inboxId, logId) {
 }
 
 /** Deliveries recorded in a log conversation: message id -> [{ execution, redelivery }]. */
-function seenIn(logStore, logId) {
+function seenIn(store, logId) {
 	const seen = new Map();
 	for (const m of store.listMessages({ conversation_id: logId })) {
 		const match = /^seen (\S+) x(\S+) r(true|false)$/.exec(m.message);
