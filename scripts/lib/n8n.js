@@ -5,6 +5,7 @@
  * (package mode, no peer dependencies); its CLI, `n8n start`, and its REST API as the editor uses it.
  */
 const { execFileSync, spawn } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -92,8 +93,12 @@ async function importCredentials(userFolder, workDir, credentials) {
 /** Imports workflows, one JSON file each in `dir` (created, or added to). */
 async function importWorkflows(userFolder, dir, workflows) {
 	fs.mkdirSync(dir, { recursive: true });
+	// n8n 2.0.x (a compatibility run) refuses a workflow without a versionId; later versions make one up.
 	for (const workflow of workflows)
-		fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+		fs.writeFileSync(
+			path.join(dir, `${workflow.id}.json`),
+			JSON.stringify({ versionId: crypto.randomUUID(), ...workflow }),
+		);
 	await n8nCli(userFolder, ['import:workflow', '--separate', `--input=${dir}`]);
 }
 

@@ -1,4 +1,5 @@
 'use strict';
+const crypto = require('node:crypto');
 /** Workflows built as n8n stores them (what `n8n import:workflow` reads), and reading a run's output. */
 
 /** A resource locator set "By ID", as the editor stores it. */
@@ -33,6 +34,8 @@ function chainWorkflow({ id, name = id, nodes }) {
 	return {
 		id,
 		name,
+		// n8n 2.0.x refuses to import a workflow without one (later versions make one up).
+		versionId: crypto.randomUUID(),
 		nodes: placed,
 		connections,
 		active: false,

@@ -240,11 +240,7 @@ async function main() {
 				log,
 			),
 		];
-		const dir = path.join(work, 'workflows');
-		fs.mkdirSync(dir);
-		for (const workflow of workflows)
-			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
-		await n8n.n8nCli(user, ['import:workflow', '--separate', `--input=${dir}`]);
+		await n8n.importWorkflows(user, path.join(work, 'workflows'), workflows);
 		for (const workflow of workflows) await n8n.publishWorkflow(user, workflow.id);
 		const port = await n8n.freePort();
 		app = await n8n.startN8n(user, { port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
