@@ -136,7 +136,7 @@ const eventOptions: INodeProperties[] = [
 /** Version 2's Options: version 1's and those of its events. */
 export const optionsParameterV2: INodeProperties = {
 	...optionsParameter,
-	options: [...listingOptions, ...eventOptions].sort((a, b) =>
+	options: [...listingOptions, ...attachmentDownloadOptions, ...eventOptions].sort((a, b) =>
 		a.displayName.localeCompare(b.displayName),
 	),
 };

@@ -488,18 +488,18 @@ describe('Send and Wait for Response: Custom Form', () => {
 	});
 
 	test.each([
-		[{ values: [] }, 'Form Fields has no fields [item 0]'],
+		[{ values: [] }, 'Form Fields has no fields'],
 		[
 			{ values: [{ fieldLabel: ' ', fieldType: 'text' }] },
-			'Form Fields field 1 has no Field Label [item 0]',
+			'Form Fields field 1 has no Field Label',
 		],
 		[
 			{ values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] },
-			'Form Fields field 2 ("A") has the same label as another field [item 0]',
+			'Form Fields field 2 ("A") has the same label as another field',
 		],
 		[
 			{ values: [{ fieldLabel: 'A', fieldType: 'colour' }] },
-			'Form Fields field 1 ("A") has an unknown Field Type "colour" (one of text, number, email, date, dropdown, checkbox, textarea, password) [item 0]',
+			'Form Fields field 1 ("A") has an unknown Field Type "colour" (one of text, number, email, date, dropdown, checkbox, textarea, password)',
 		],
 		[
 			{
@@ -507,7 +507,7 @@ describe('Send and Wait for Response: Custom Form', () => {
 					{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } },
 				],
 			},
-			'Form Fields field 1 ("A") has no Field Options [item 0]',
+			'Form Fields field 1 ("A") has no Field Options',
 		],
 	])(
 		'an invalid form definition %j: an error naming the field and the item, nothing sent',

@@ -161,25 +161,25 @@ describe('Approval by Reaction', () => {
 	test.each([
 		[
 			{ approvers: 'ann, , bob' },
-			'Approvers has an empty entry ("ann, , bob"): remove the extra comma [item 0]',
+			'Approvers has an empty entry ("ann, , bob"): remove the extra comma',
 		],
 		[
 			{ approvers: 'ann', approvalsRequired: 2 },
-			'Approvals Required is 2, more than the 1 approver(s) listed: the request could never be approved [item 0]',
+			'Approvals Required is 2, more than the 1 approver(s) listed: the request could never be approved',
 		],
 		[
 			{ approvalsRequired: 0 },
-			'Approvals Required must be a whole number of at least 1 (got 0) [item 0]',
+			'Approvals Required must be a whole number of at least 1 (got 0)',
 		],
 		[
 			{ approveReaction: ':+1:' },
-			'Approve Reaction ":+1:" is not a reaction name (a name such as +1, like or 👍: no spaces, colons or brackets) [item 0]',
+			'Approve Reaction ":+1:" is not a reaction name (a name such as +1, like or 👍: no spaces, colons or brackets)',
 		],
-		[{ declineReaction: '+1' }, 'Decline Reaction "+1" is also an approve reaction [item 0]'],
-		[{ approveReaction: '' }, 'Approve Reaction is empty [item 0]'],
+		[{ declineReaction: '+1' }, 'Decline Reaction "+1" is also an approve reaction'],
+		[{ approveReaction: '' }, 'Approve Reaction is empty'],
 		[
 			{ responseType: 'approvalByKeyword', approveWords: '!!' },
-			'Approve Words "!!" has no letters or digits to match as a word [item 0]',
+			'Approve Words "!!" has no letters or digits to match as a word',
 		],
 	])(
 		'bad input %j: an error naming the field and the item, nothing sent',
