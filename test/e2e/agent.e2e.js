@@ -371,8 +371,9 @@ async function main() {
 				const { content } = results[2];
 				console.log(`       the model received: ${content}`);
 				assert.doesNotMatch(content, /\[item 0\]|\bat .*\.js:\d+|e2e-agent-token/);
+				// n8n hands the model the failed call's items: [{ error }].
 				assert.equal(
-					JSON.parse(content).error,
+					JSON.parse(content)[0].error,
 					'Not found: No such message: msg_nope. Check the ID: use one returned by another call (Get Many, Get Context), never a name.',
 				);
 			},
@@ -393,10 +394,16 @@ async function main() {
 			'an object as an id is refused in one sentence; Get Many of an unknown conversation is an error',
 			async () => {
 				console.log(`       the model received: ${results[4].content}`);
-				assert.match(results[4].content, /Message must be text, not an object/);
+				assert.equal(
+					JSON.parse(results[4].content)[0].error,
+					'Message must be text, not an object',
+				);
 				assert.doesNotMatch(results[4].content, /\[item 0\]/);
 				console.log(`       the model received: ${results[5].content}`);
-				assert.match(results[5].content, /Conversation "conv_nope" does not exist/);
+				assert.equal(
+					JSON.parse(results[5].content)[0].error,
+					'Conversation "conv_nope" does not exist',
+				);
 			},
 		);
 
