@@ -207,8 +207,7 @@ async function main() {
 		for (const workflow of workflows)
 			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 		await n8n.n8nCli(user, ['import:workflow', '--separate', `--input=${dir}`]);
-		for (const workflow of workflows)
-			await n8n.publishWorkflow(user, workflow.id);
+		for (const workflow of workflows) await n8n.publishWorkflow(user, workflow.id);
 		const port = await n8n.freePort();
 		app = await n8n.startN8n(user, { port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
 		console.log(`agent-e2e: n8n started on ${app.url} (${elapsed()})`);

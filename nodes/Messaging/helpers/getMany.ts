@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { collectRecords, MAX_PAGES, servicePages, type ListQuery } from '../../shared/paginate';
 import type { RunContext } from '../types';
-import { getPositiveInteger } from './parameters';
+import { getPositiveInteger, itemSuffix } from './parameters';
 import { isTool, TOOL_MAX_LIMIT } from '../descriptions/tool';
 
 /** Get Many for either collection: Return All pages through the cursor, else up to Limit. */
@@ -22,8 +22,7 @@ export async function getMany(
 	if (isTool(this)) max = Math.min(max, TOOL_MAX_LIMIT);
 	const fetchPage = servicePages(this, collection, filters, run.requestOptions(itemIndex));
 	const result = await collectRecords(fetchPage, max);
-	// Which item, when there are several to tell apart.
-	const item = this.getInputData().length > 1 ? ` [item ${itemIndex}]` : '';
+	const item = itemSuffix(this, itemIndex);
 	if (result.stalled) {
 		this.addExecutionHints({
 			message: `The service did not page past ${result.records.length} ${collection} (it ignored the starting_after cursor), so the result may be incomplete.`,

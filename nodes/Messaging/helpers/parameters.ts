@@ -30,6 +30,11 @@ export function severalItems(context: IExecuteFunctions): boolean {
 	return context.getInputData().length > 1;
 }
 
+/** ` [item N]` after an error's sentence, only when the run has several items to tell apart. */
+export function itemSuffix(context: IExecuteFunctions, itemIndex: number): string {
+	return severalItems(context) ? ` [item ${itemIndex}]` : '';
+}
+
 /** What kind of value this is, as a person would say it. */
 export function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';

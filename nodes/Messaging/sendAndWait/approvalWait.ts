@@ -10,6 +10,7 @@ import {
 	type ApprovalRules,
 	type ApprovalState,
 } from './approval';
+import { itemSuffix } from '../helpers/parameters';
 import type { ChatMessage, ReplyWatcher } from './replyWatcher';
 
 const approval = { show: { responseType: ['approvalByReaction', 'approvalByKeyword'] } };
@@ -146,7 +147,7 @@ export function approvalWait(
 			const itemIndex = checkOptions.itemIndex ?? 0;
 			return new NodeOperationError(
 				context.getNode(),
-				`The request message ${sent.id} was deleted while waiting for approval [item ${itemIndex}]`,
+				`The request message ${sent.id} was deleted while waiting for approval${itemSuffix(context, itemIndex)}`,
 				{ itemIndex },
 			);
 		},

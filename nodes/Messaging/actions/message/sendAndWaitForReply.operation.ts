@@ -25,6 +25,7 @@ import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/
 import { simplifyFields } from '../../descriptions/simplify';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { withReplyAttachments } from '../../helpers/attachments/download';
+import { itemSuffix } from '../../helpers/parameters';
 import { instructionLine } from '../../sendAndWait/approval';
 import { approvalProperties, approvalWait } from '../../sendAndWait/approvalWait';
 import type { OperationResult, RunContext } from '../../types';
@@ -220,7 +221,7 @@ export async function execute(
 		explain: (error) =>
 			approval?.explain(error) ??
 			(error instanceof WaitProblem
-				? new NodeOperationError(this.getNode(), `${error.message} [item ${itemIndex}]`, {
+				? new NodeOperationError(this.getNode(), `${error.message}${itemSuffix(this, itemIndex)}`, {
 						itemIndex,
 					})
 				: undefined),
@@ -238,7 +239,7 @@ export async function execute(
 	if (settings.onTimeout === 'error') {
 		throw new NodeOperationError(
 			this.getNode(),
-			`No ${settings.approval ? 'decision' : 'reply'} came within ${settings.timeoutMs / 1000} s [item ${itemIndex}]`,
+			`No ${settings.approval ? 'decision' : 'reply'} came within ${settings.timeoutMs / 1000} s${itemSuffix(this, itemIndex)}`,
 			{
 				itemIndex,
 				description: `The message ${sent.id} was sent to ${settings.conversationId}; set "On Timeout" to output the item instead.`,
