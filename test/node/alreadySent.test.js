@@ -31,6 +31,7 @@ const reply = (input, extra = {}) =>
 		},
 		input,
 		credentials,
+		typeVersion: 2,
 	});
 const requests = () => sandbox.requests.map((r) => `${r.method} ${r.path}`);
 const sent = () =>
@@ -48,7 +49,7 @@ test('a redelivered item whose reply was sent is not answered again: the existin
 	const again = await reply([{ ...asked, redelivery: true, attempt: 3 }]);
 	expect(again.items[0].json).toMatchObject({
 		id: first.items[0].json.id,
-		message: 'We are on it',
+		text: 'We are on it', // version 2: Simplify's record, the mark kept
 		alreadySent: true,
 	});
 	expect(requests()).toEqual(['GET /v1/messages']); // one list request, no send
@@ -75,5 +76,22 @@ test('the same text before the answered message, or from the customer, does not 
 	expect(sent().filter((m) => m.contact !== 'ct_ann')).toHaveLength(2);
 	sandbox.clearRequests();
 	await reply([{ ...asked, redelivery: true }], { skipIfAlreadySent: 'never' });
+	expect(requests()).toEqual(['POST /v1/messages']);
+});
+
+test('version 1 keeps sending every item: its default is Never, a redelivered item is sent without a check', async () => {
+	const asked = customerSays('still there?');
+	const run = await runMessagingNode({
+		parameters: {
+			resource: 'message',
+			operation: 'send',
+			conversationId: byId('conv_00000001'),
+			text: 'We are on it',
+		},
+		input: [{ ...asked, redelivery: true, attempt: 2 }],
+		credentials,
+		typeVersion: 1,
+	});
+	expect(run.error).toBeUndefined();
 	expect(requests()).toEqual(['POST /v1/messages']);
 });

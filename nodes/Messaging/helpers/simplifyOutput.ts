@@ -39,7 +39,12 @@ export function simplifyRecords(
 			// The account sent it: its sender is "me".
 			const { id, username } = senderOf(record);
 			const sentBy = [id, username].filter((w): w is string => w !== undefined);
-			return simplifyMessage(record, { ...context, own: [...own, ...sentBy] }) as IDataObject;
+			const message = simplifyMessage(record, {
+				...context,
+				own: [...own, ...sentBy],
+			}) as IDataObject;
+			// Skip If Already Sent's mark survives Simplify: a workflow reads it to tell a reply not sent twice.
+			return record.alreadySent === true ? { ...message, alreadySent: true } : message;
 		}
 		return simplifyMessage(record, context) as IDataObject;
 	});

@@ -12,7 +12,7 @@ import type { RequestContext, RequestOptions } from '../../../shared/transport';
 
 export type DuplicateCheck = 'redeliveries' | 'always' | 'never';
 
-export const skipIfAlreadySentField: INodeProperties = {
+const skipIfAlreadySentField: INodeProperties = {
 	displayName: 'Skip If Already Sent',
 	name: 'skipIfAlreadySent',
 	type: 'options',
@@ -34,6 +34,12 @@ export const skipIfAlreadySentField: INodeProperties = {
 	description:
 		"Whether to look at the conversation's messages after the one being answered (the input item's ID) and, when the account already sent this same text there, output that message with alreadySent: true instead of sending again",
 };
+
+/** A new default is a new node version: version 1 keeps sending every item as before. */
+export const skipIfAlreadySentFields: INodeProperties[] = [
+	{ ...skipIfAlreadySentField, default: 'never', displayOptions: { show: { '@version': [1] } } },
+	{ ...skipIfAlreadySentField, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+];
 
 /** Pages read at most: the answered message is normally on the first one. */
 const MAX_PAGES = 3;

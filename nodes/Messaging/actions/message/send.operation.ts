@@ -16,7 +16,7 @@ import type { OperationResult, RunContext } from '../../types';
 import {
 	answeredMessage,
 	findAlreadySent,
-	skipIfAlreadySentField,
+	skipIfAlreadySentFields,
 	type DuplicateCheck,
 } from './alreadySent';
 
@@ -49,7 +49,7 @@ const properties: INodeProperties[] = [
 			...attachmentSourceFields,
 		],
 	},
-	skipIfAlreadySentField,
+	...skipIfAlreadySentFields,
 	...simplifyFields('message'),
 	optionsCollection({
 		isoTimestamps: true,
