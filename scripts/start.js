@@ -72,8 +72,7 @@ async function prepare(sandbox) {
 		},
 	]);
 	await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${EXAMPLES}`]);
-	for (const id of ['exAutoReply0001', 'exWebhookSend01'])
-		await n8n.publishWorkflow(USER, id);
+	for (const id of ['exAutoReply0001', 'exWebhookSend01']) await n8n.publishWorkflow(USER, id);
 }
 
 async function runExamples(sandbox) {

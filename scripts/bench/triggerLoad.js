@@ -261,8 +261,7 @@ async function main() {
 		if (ONLY.includes('fanout')) {
 			if (!(ONLY.length === 1)) {
 				await app.stop();
-				for (const t of triggers.slice(1))
-					await n8n.publishWorkflow(USER, t.id);
+				for (const t of triggers.slice(1)) await n8n.publishWorkflow(USER, t.id);
 				app = await n8n.startN8n(USER);
 				session = await n8n.ownerSession(app.url);
 			}
