@@ -27,12 +27,25 @@ function conditionHolds(wanted, actual, version) {
 			`displayOptions condition ${JSON.stringify(wanted)}: only value lists are supported here`,
 		);
 	return wanted.some((w) => {
-		if (w && typeof w === 'object' && '_cnd' in w)
-			throw new Error(
-				`displayOptions _cnd conditions are not supported here: ${JSON.stringify(w)}`,
-			);
+		if (w && typeof w === 'object' && '_cnd' in w) return comparisonHolds(w._cnd, actual);
 		return w === actual;
 	});
+}
+
+/** n8n's `_cnd` comparisons, those the nodes use (on `@version`). */
+function comparisonHolds(condition, actual) {
+	const [[operator, value]] = Object.entries(condition);
+	const compare = {
+		eq: actual === value,
+		not: actual !== value,
+		gte: actual >= value,
+		lte: actual <= value,
+		gt: actual > value,
+		lt: actual < value,
+	};
+	if (!(operator in compare))
+		throw new Error(`displayOptions _cnd ${operator} is not supported here`);
+	return compare[operator];
 }
 
 /** n8n's rule: shown when every `show` key matches and no `hide` key does. */
