@@ -49,7 +49,8 @@ export interface FormPageOptions {
 	error?: string;
 }
 
-export function responseFormPage(options: FormPageOptions): string {
+/** A page with one form that posts back to the signed link; `fieldsHtml` is already escaped. */
+function formPage(options: FormPageOptions, fieldsHtml: string): string {
 	const title = options.title.trim() || 'Your response';
 	const description = options.description.trim();
 	return page(
@@ -58,10 +59,17 @@ export function responseFormPage(options: FormPageOptions): string {
 ${description ? `<p>${escapeHtml(description)}</p>` : ''}
 ${options.error ? `<p class="error">${escapeHtml(options.error)}</p>` : ''}
 <form method="post" accept-charset="utf-8">
-<label for="${RESPONSE_FIELD}">Response</label>
-<textarea id="${RESPONSE_FIELD}" name="${RESPONSE_FIELD}" required></textarea>
+${fieldsHtml}
 <button type="submit">${escapeHtml(options.buttonLabel.trim() || 'Submit')}</button>
 </form>`,
+	);
+}
+
+export function responseFormPage(options: FormPageOptions): string {
+	return formPage(
+		options,
+		`<label for="${RESPONSE_FIELD}">Response</label>
+<textarea id="${RESPONSE_FIELD}" name="${RESPONSE_FIELD}" required></textarea>`,
 	);
 }
 
@@ -118,27 +126,12 @@ function customFieldHtml(field: FormField, index: number): string {
 	return `${head}\n<input type="${type}" id="${name}" name="${name}"${placeholder}${required}>`;
 }
 
-export interface CustomFormPageOptions {
-	title: string;
-	description: string;
-	buttonLabel: string;
+export interface CustomFormPageOptions extends FormPageOptions {
 	fields: FormField[];
-	error?: string;
 }
 
 export function customFormPage(options: CustomFormPageOptions): string {
-	const title = options.title.trim() || 'Your response';
-	const description = options.description.trim();
-	return page(
-		title,
-		`<h1>${escapeHtml(title)}</h1>
-${description ? `<p>${escapeHtml(description)}</p>` : ''}
-${options.error ? `<p class="error">${escapeHtml(options.error)}</p>` : ''}
-<form method="post" accept-charset="utf-8">
-${options.fields.map(customFieldHtml).join('\n')}
-<button type="submit">${escapeHtml(options.buttonLabel.trim() || 'Submit')}</button>
-</form>`,
-	);
+	return formPage(options, options.fields.map(customFieldHtml).join('\n'));
 }
 
 export function recordedPage(): string {
