@@ -6,9 +6,14 @@ import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestam
 import { attachmentOutput } from './attachments';
 import type { TriggerMessage } from './pollState';
 
+export type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };
+
+/** Simplify's `from_me` is told by `own`, the account's contact where known. */
+export type MessageOutputSettings = OutputSettings & { simplify?: boolean; own?: string };
+
 export function messageItems(
 	messages: TriggerMessage[],
-	settings: { isoTimestamps: boolean; unitSetting: TimestampUnitSetting; simplify?: boolean },
+	settings: MessageOutputSettings,
 	extra: IDataObject = {},
 ): INodeExecutionData[] {
 	return messages.map((message) => {
@@ -16,7 +21,10 @@ export function messageItems(
 		return {
 			json: {
 				...(settings.simplify
-					? (simplifyMessage(message, { unit: settings.unitSetting, own: [] }) as IDataObject)
+					? (simplifyMessage(message, {
+							unit: settings.unitSetting,
+							own: settings.own ? [settings.own] : [],
+						}) as IDataObject)
 					: settings.isoTimestamps
 						? withIsoTimestamps(message as IDataObject, settings.unitSetting)
 						: (message as IDataObject)),
@@ -44,8 +52,6 @@ export function noMessagesText(conversationId: string): { message: string; descr
 		description: 'Send a message, then fetch the test event again.',
 	};
 }
-
-type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };
 
 function record(value: object, settings: OutputSettings): IDataObject {
 	return settings.isoTimestamps

@@ -12,7 +12,13 @@ import { onlyNewMessages, watchesMessages, type EventSettings } from './events/s
 import { watchChanges, type ChangeKind } from './events/watch';
 import type { Listing } from './listing';
 import { orderAfter, orderShown } from './listOrder';
-import { burstItem, eventItem, gapWarning, messageItems } from './output';
+import {
+	burstItem,
+	eventItem,
+	gapWarning,
+	messageItems,
+	type MessageOutputSettings,
+} from './output';
 import {
 	advance,
 	emptyState,
@@ -159,7 +165,7 @@ export interface EventPlanSettings extends PlanSettings {
 	own?: string;
 	/** Whether `own` is the credential's (then it is not stored). */
 	ownConfigured?: boolean;
-	output: { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };
+	output: MessageOutputSettings;
 }
 
 /** One delivery to emit: an opaque key the ledger records, the items of its execution and what they were made of. */

@@ -197,3 +197,70 @@ describe('Messaging Trigger: Simplify option (off by default, no new trigger ver
 		});
 	}
 });
+
+describe("Messaging Trigger: Simplify's from_me from the account's contact", () => {
+	const { createTriggerHost } = require('../harness/n8n');
+	let host;
+	beforeEach(() => {
+		jest.useFakeTimers({
+			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+		});
+	});
+	afterEach(async () => {
+		if (host?.process) await host.stop();
+		host = undefined;
+		jest.useRealTimers();
+	});
+	const fromMe = (items) => items.map((j) => [j.id, j.from_me]);
+
+	test('Fetch Test Event (versions 1 and 2): Your Contact ID tells from_me', async () => {
+		for (const typeVersion of [1, 2]) {
+			const { items, error } = await fetchTestEvent({
+				credentials: { ...credentials, ownContactId: 'ct_me' },
+				typeVersion,
+				parameters: { options: { simplify: true } },
+			});
+			expect(error).toBeUndefined();
+			expect(fromMe(items.map((i) => i.json))).toEqual([['msg_00000002', true]]);
+		}
+	});
+
+	test("version 2 active, Your Contact ID set: the account's messages from_me true, others' false", async () => {
+		host = await createTriggerHost({
+			credentials: { ...credentials, ownContactId: 'ct_me' },
+			parameters: {
+				interval: 5,
+				unit: 'seconds',
+				options: { simplify: true, emitExisting: true, skipOwnMessages: false },
+			},
+		}).start();
+		if (host.executions.length === 0) await host.tick();
+		expect(fromMe(host.delivered())).toEqual([
+			['msg_00000001', false],
+			['msg_00000002', true],
+		]);
+	});
+
+	test("version 2 active, the contact learned (no Your Contact ID): others' messages from_me false, then and after", async () => {
+		host = await createTriggerHost({
+			credentials,
+			parameters: { interval: 5, unit: 'seconds', options: { simplify: true } },
+		}).start();
+		const send = (from, text, createdAt) =>
+			sandbox.store.sendMessage(
+				from,
+				{ conversation_id: 'conv_00000001', message: text },
+				{ createdAt },
+			);
+		send('ct_me', 'are you there?', 1_700_000_120);
+		send('ct_ann', 'yes', 1_700_000_180);
+		await host.tick();
+		expect(host.savedState().state.ownContactId).toBe('ct_me');
+		send('ct_ann', 'still here', 1_700_000_240);
+		await host.tick();
+		expect(fromMe(host.delivered())).toEqual([
+			['msg_00000004', false],
+			['msg_00000005', false],
+		]);
+	});
+});

@@ -3,7 +3,7 @@
  * Version 2's events through n8n-core's TriggerContext (test/harness/n8n.js) against the sandbox: the
  * items each event gives, a burst as one execution, what a check costs, and the activation errors.
  */
-const { createTriggerHost } = require('../harness/n8n');
+const { createTriggerHost, fetchTestEvent } = require('../harness/n8n');
 const { startSandbox } = require('../harness/sandbox');
 
 let sandbox;
@@ -167,4 +167,68 @@ test.each([
 	host = createTriggerHost({ credentials, parameters: parameters(events, options) });
 	await expect(host.start()).rejects.toThrow(message);
 	expect(sandbox.requests).toHaveLength(0);
+});
+
+describe('Fetch Test Event: the shape of the chosen events, the stored state untouched', () => {
+	const testEvent = async (events) => {
+		const result = await fetchTestEvent({ credentials, parameters: parameters(events) });
+		expect(result.staticData).toEqual({});
+		return result;
+	};
+
+	test('Message Edited (first chosen): the newest message, before = after, event messageEdited', async () => {
+		send('first');
+		now += 1000;
+		const newest = send('I need help');
+		const { items, error } = await testEvent(['messageEdited', 'reactionAdded']);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([
+			{
+				event: 'messageEdited',
+				message: expect.objectContaining({ id: newest.id, message: 'I need help' }),
+				before: { message: 'I need help' },
+				after: { message: 'I need help' },
+			},
+		]);
+	});
+
+	test("Reaction Added: the newest message's first reaction and reactor, else an error saying there is none", async () => {
+		const newest = send('I need help');
+		const none = await testEvent(['reactionAdded']);
+		expect(none.error.message).toBe(`The newest message (${newest.id}) has no reaction yet`);
+		sandbox.store.updateMessage(newest.id, { reactions: { '👍': ['ct_bob'] } });
+		const { items, error } = await testEvent(['reactionRemoved', 'reactionAdded']);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([
+			{
+				event: 'reactionRemoved',
+				message: expect.objectContaining({ id: newest.id }),
+				reaction: '👍',
+				reactor: 'ct_bob',
+			},
+		]);
+	});
+
+	test('New Conversation: the newest conversation', async () => {
+		now += 1000;
+		const newest = sandbox.store.createConversation({ contact_id: 'ct_bob' });
+		const { items, error } = await testEvent(['newConversation', 'messageEdited']);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([
+			{
+				event: 'newConversation',
+				conversation: expect.objectContaining({ id: newest.id, contact_id: 'ct_bob' }),
+			},
+		]);
+	});
+
+	test("New Message among the events: today's item, the plain newest message", async () => {
+		const newest = send('I need help');
+		const { items, error } = await testEvent(['reactionAdded', 'newMessage']);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([
+			expect.objectContaining({ id: newest.id, message: 'I need help' }),
+		]);
+		expect(items[0].json.event).toBeUndefined();
+	});
 });

@@ -87,7 +87,12 @@ export async function checkEvents(
 		unitSetting,
 		nowMs: settings.nowMs,
 		events,
-		output: { isoTimestamps: options.isoTimestamps, unitSetting },
+		output: {
+			isoTimestamps: options.isoTimestamps,
+			unitSetting,
+			simplify: options.simplify,
+			own: configured ?? messages.from?.ownContactId,
+		},
 		own: configured ?? messages.from?.ownContactId,
 		ownConfigured: !!configured,
 	};
@@ -96,5 +101,9 @@ export async function checkEvents(
 		return first;
 	const learned = await learnOwnContact.call(context, first.ownCandidates);
 	if (!learned) return first;
-	return plan(stored, listing, settings.room, { ...planSettings, own: learned });
+	return plan(stored, listing, settings.room, {
+		...planSettings,
+		own: learned,
+		output: { ...planSettings.output, own: learned },
+	});
 }

@@ -56,7 +56,7 @@ export class MessagingTriggerV1 implements INodeType {
 		const credentials = await getMessagingCredentials.call(this);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const fetchPage = servicePages(this, 'messages', listQuery(options));
-		const output = { ...options, unitSetting };
+		const output = { ...options, unitSetting, own: credentials.ownContactId?.trim() || undefined };
 
 		if (this.getMode() === 'manual') {
 			const newest = await fetchNewest(fetchPage, options.pageSize);

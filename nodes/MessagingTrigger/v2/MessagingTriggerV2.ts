@@ -19,6 +19,7 @@ import { fetchNewest } from '../newest';
 import { downloadTriggerAttachments } from '../attachments';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
+import { sampleEventItem } from '../events/testEvent';
 import { CheckLoop } from './checkLoop';
 import { intervalMs, type IntervalUnit } from './schedule';
 
@@ -70,18 +71,29 @@ export class MessagingTriggerV2 implements INodeType {
 		const context = this as unknown as RequestContext;
 
 		if (this.getMode() === 'manual') {
-			// Fetch Test Event: the newest message; the stored state is neither read nor written.
+			// Fetch Test Event: the newest message, or a sample of the first chosen event when New Message
+			// is not chosen; the stored state is neither read nor written.
 			const manualTriggerFunction = async () => {
 				const credentials = await getMessagingCredentials.call(context);
+				const unitSetting = credentials.timestampUnit ?? 'auto';
+				if (!options.events.events.includes('newMessage')) {
+					const sample = await sampleEventItem(context, options, { ...options, unitSetting });
+					if (!('json' in sample))
+						throw new NodeOperationError(this.getNode(), sample.message, {
+							description: sample.description,
+						});
+					this.emit([[sample]]);
+					return;
+				}
 				const fetchPage = servicePages(context, 'messages', listQuery(options));
 				const newest = await fetchNewest(fetchPage, options.pageSize);
 				if (!newest) {
 					const { message, description } = noMessagesText(options.conversationId);
 					throw new NodeOperationError(this.getNode(), message, { description });
 				}
-				const unitSetting = credentials.timestampUnit ?? 'auto';
 				await downloadTriggerAttachments(this, [newest]);
-				this.emit([messageItems([newest], { ...options, unitSetting })]);
+				const own = credentials.ownContactId?.trim() || undefined;
+				this.emit([messageItems([newest], { ...options, unitSetting, own })]);
 			};
 			return { manualTriggerFunction };
 		}

@@ -126,7 +126,12 @@ export class TriggerDeliveries {
 		const { options } = this.settings;
 		const credentials = await getMessagingCredentials.call(context);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
-		const output = { ...options, unitSetting };
+		const storedOwn = (this.staticData.state as TriggerState | undefined)?.ownContactId;
+		const output = {
+			...options,
+			unitSetting,
+			own: credentials.ownContactId?.trim() || storedOwn,
+		};
 
 		// 1. Emit again what was lost.
 		const { retry, exhausted } = nextAttempts(
