@@ -432,7 +432,14 @@ async function main() {
 					'nothing sent before the approval',
 				);
 				const approve = new URL(/^Approve: (\S+)$/m.exec(request.message)[1]);
-				const response = await fetch(approve, { headers: { 'user-agent': BROWSER } });
+				// Opening the link only shows the page; the person's press of its button (a POST) decides.
+				const page = await fetch(approve, { headers: { 'user-agent': BROWSER } });
+				assert.equal(page.status, 200);
+				const response = await fetch(approve, {
+					method: 'POST',
+					headers: { 'user-agent': BROWSER, 'content-type': 'application/x-www-form-urlencoded' },
+					body: '',
+				});
 				assert.equal(response.status, 200);
 				const after = await requestWithResults('Task review', 1);
 				const [result] = model.toolResults(after);
