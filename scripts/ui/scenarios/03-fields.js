@@ -31,7 +31,8 @@ module.exports = {
 					id: 'messaging',
 					name: 'Messaging',
 					type: 'n8n-nodes-messaging.messaging',
-					typeVersion: 1,
+					// The version a node gets when added today, whose panel expected.js derives.
+					typeVersion: 2,
 					position: [240, 0],
 					parameters: {},
 					credentials: { messagingApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
