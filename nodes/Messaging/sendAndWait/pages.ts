@@ -50,7 +50,7 @@ export interface FormPageOptions {
 }
 
 /** A page with one form that posts back to the signed link; `fieldsHtml` is already escaped. */
-function formPage(options: FormPageOptions, fieldsHtml: string): string {
+function formPage(options: FormPageOptions, fieldsHtml: string, multipart = false): string {
 	const title = options.title.trim() || 'Your response';
 	const description = options.description.trim();
 	return page(
@@ -58,7 +58,7 @@ function formPage(options: FormPageOptions, fieldsHtml: string): string {
 		`<h1>${escapeHtml(title)}</h1>
 ${description ? `<p>${escapeHtml(description)}</p>` : ''}
 ${options.error ? `<p class="error">${escapeHtml(options.error)}</p>` : ''}
-<form method="post" accept-charset="utf-8">
+<form method="post" accept-charset="utf-8"${multipart ? ' enctype="multipart/form-data"' : ''}>
 ${fieldsHtml}
 <button type="submit">${escapeHtml(options.buttonLabel.trim() || 'Submit')}</button>
 </form>`,
@@ -131,7 +131,8 @@ export interface CustomFormPageOptions extends FormPageOptions {
 }
 
 export function customFormPage(options: CustomFormPageOptions): string {
-	return formPage(options, options.fields.map(customFieldHtml).join('\n'));
+	// n8n 2.41 refuses (415) a custom form's answer that is not multipart, as for its own form nodes.
+	return formPage(options, options.fields.map(customFieldHtml).join('\n'), true);
 }
 
 export function recordedPage(): string {
