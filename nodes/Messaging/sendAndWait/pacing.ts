@@ -5,16 +5,6 @@ export { DeadlineReached } from '../../shared/transport';
 /** n8n reads "canceled" in a node's error as a cancelled execution, not a failed one. */
 export const CANCELED_MESSAGE = 'The execution was canceled while waiting for a reply';
 
-export class Cancelled extends Error {
-	constructor() {
-		super(CANCELED_MESSAGE);
-	}
-}
-
-export function throwIfCancelled(signal: AbortSignal | undefined): void {
-	if (signal?.aborted) throw new Cancelled();
-}
-
 /**
  * Sleeps `ms`, or ends at once when the execution is cancelled (its timer cleared). Returns false when
  * cancelled.

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { MessagingApiError } from '../../shared/transport';
 import { nodeErrorOf } from './conversation';
-import { CANCELED_MESSAGE, Cancelled, DeadlineReached, pause } from './pacing';
+import { CANCELED_MESSAGE, DeadlineReached, pause } from './pacing';
 
 /**
  * Checks until `check` returns an outcome, the deadline passes (undefined) or the execution is cancelled.
@@ -35,7 +35,7 @@ export async function waitFor<T>(
 			const outcome = await check();
 			if (outcome !== undefined) return outcome;
 		} catch (error) {
-			if (error instanceof Cancelled || cancelSignal?.aborted) throw cancelled();
+			if (cancelSignal?.aborted) throw cancelled();
 			if (error instanceof DeadlineReached) return undefined;
 			// A check the service did not answer in time (a timeout, a dropped connection, a 5xx) whose next
 			// try would come after the wait ends: the wait timed out, as On Timeout says.
