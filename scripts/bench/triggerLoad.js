@@ -13,7 +13,9 @@
  *    of 429 answers and each trigger's p95 latency.
  *
  *   flock /work/heavy.lock bash scripts/toolchain.sh node scripts/bench/triggerLoad.js \
- *     [--rates 2,5,10,20] [--step 40] [--soak 180] [--restart-every 60] [--fanout 20] [--only ramp,soak,fanout]
+ *     [--rates 2,5,10,20] [--step 40] [--soak 180] [--soak-rate N] [--restart-every 60] [--fanout 20]
+ *     [--only ramp,soak,fanout]
+ * Without --soak-rate the soak runs at half the highest rate the ramp kept (1/s without a ramp).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -37,6 +39,7 @@ const RATES = String(args.rates ?? '2,5,10,20')
 const STEP_S = Number(args.step ?? 40);
 const SOAK_S = Number(args.soak ?? 180);
 const RESTART_EVERY_S = Number(args['restart-every'] ?? 60);
+const SOAK_RATE = args['soak-rate'] ? Number(args['soak-rate']) : undefined;
 const FANOUT = Number(args.fanout ?? 20);
 const ONLY = args.only ? String(args.only).split(',') : ['ramp', 'soak', 'fanout'];
 const INTERVAL_S = 5;
@@ -220,7 +223,7 @@ async function main() {
 		}
 
 		if (ONLY.includes('soak')) {
-			const rate = Math.max(1, highest / 2 || 1);
+			const rate = SOAK_RATE ?? Math.max(1, highest / 2 || 1);
 			sandbox.set({
 				faults: { rate429: 0.05, rate503: 0.03, rate500: 0.01, rateDrop: 0.03, seed: 7 },
 			});
@@ -230,6 +233,7 @@ async function main() {
 			console.log('\n| t | n8n main RSS | stored trigger state | delivered so far |');
 			console.log('|---:|---:|---:|---:|');
 			const soakIds = [];
+			const samples = [];
 			const begin = Date.now();
 			let nextRestart = begin + RESTART_EVERY_S * 1000;
 			while (Date.now() - begin < SOAK_S * 1000) {
@@ -238,8 +242,10 @@ async function main() {
 				const stored = await session.rest('GET', `/workflows/${one.id}`);
 				const stateBytes = JSON.stringify(stored.body?.data?.staticData ?? {}).length;
 				const seen = seenIn(logStore, one.log);
+				const rss = rssMb(app.child.pid);
+				samples.push({ rss, stateBytes, restarts: Math.floor((Date.now() - begin) / (RESTART_EVERY_S * 1000)) });
 				console.log(
-					`| ${Math.round((Date.now() - begin) / 1000)} s | ${rssMb(app.child.pid)} MB | ${stateBytes} bytes | ${soakIds.filter((id) => seen.has(id)).length}/${soakIds.length} |`,
+					`| ${Math.round((Date.now() - begin) / 1000)} s | ${rss} MB | ${stateBytes} bytes | ${soakIds.filter((id) => seen.has(id)).length}/${soakIds.length} |`,
 				);
 				if (Date.now() >= nextRestart) {
 					await app.stop();
@@ -253,6 +259,13 @@ async function main() {
 			const seen = seenIn(logStore, one.log);
 			const lost = soakIds.filter((id) => !seen.has(id)).length;
 			const repeats = soakIds.flatMap((id) => (seen.get(id) ?? []).slice(1));
+			const range = (values) => `${Math.min(...values)}–${Math.max(...values)}`;
+			for (const segment of [...new Set(samples.map((x) => x.restarts))]) {
+				const of = samples.filter((x) => x.restarts === segment);
+				console.log(
+					`trigger load: soak segment ${segment + 1} (after ${segment} restarts): RSS ${range(of.map((x) => x.rss))} MB, state ${range(of.map((x) => x.stateBytes))} bytes`,
+				);
+			}
 			console.log(
 				`\ntrigger load: soak: ${soakIds.length} messages, lost ${lost}, delivered again ${repeats.length} (unmarked ${repeats.filter((r) => !r.redelivery).length})`,
 			);
