@@ -255,7 +255,7 @@ async function main() {
 				}
 			}
 			sandbox.set({ faults: {} });
-			await drained(one, soakIds, 180_000);
+			await drained(one, soakIds, 600_000);
 			const seen = seenIn(logStore, one.log);
 			const lost = soakIds.filter((id) => !seen.has(id)).length;
 			const repeats = soakIds.flatMap((id) => (seen.get(id) ?? []).slice(1));
