@@ -24,7 +24,7 @@ function countAfter(list: number[], time: number, inclusive = false): number {
 
 /**
  * The starts a service's announced limits allow: a named window by time (earliestStart), a bare quota
- * with a near reset as a count (freeStarts, beyondQuota). docs/pacing.md#rate-limit-headers
+ * with a near reset as a count (freeStarts). docs/pacing.md#rate-limit-headers
  */
 export class AnnouncedLimits {
 	private limit: number | undefined;
@@ -38,14 +38,6 @@ export class AnnouncedLimits {
 	private readonly accepted: number[] = [];
 	/** Starts reserved and not over yet (sent and not released, or still waiting). */
 	private pending = 0;
-	/**
-	 * Requests let go beyond a bare quota's `remaining`: one more for each answer that finds it full
-	 * again, as the one before did, while the count was holding requests back (its refill was going to
-	 * waste); halved by one that finds it spent, none after a 429 or a change of limit. Only a count that
-	 * binds grows it, so it never outgrows the requests a run keeps in flight.
-	 */
-	private beyondQuota = 0;
-	private lastFoundFull = false;
 	/** When the first answer naming a limit came. */
 	private firstAnnounced: number | undefined;
 
@@ -75,7 +67,7 @@ export class AnnouncedLimits {
 		// Sent from the announcing request's moment on, less itself: one sent in the same millisecond
 		// counts as after it (one request too few is the safe side).
 		const sentSince = Math.max(0, countAfter(this.sent, announced.startedAt, true) - 1);
-		return Math.max(0, Math.floor(announced.remaining + this.beyondQuota - sentSince));
+		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 
 	/**
@@ -94,12 +86,6 @@ export class AnnouncedLimits {
 		return Math.max(0, Math.min(MAX_WAIT_PER_RETRY_MS, (this.announced?.resetAt ?? now) - now));
 	}
 
-	/** Requests per second a named window allows (limit per window), if the service names one. */
-	windowRate(): number | undefined {
-		const { limit, windowMs } = this;
-		return limit !== undefined && windowMs !== undefined ? (limit * 1000) / windowMs : undefined;
-	}
-
 	/** A reserved start that did not happen (its turn was taken again). */
 	forgetStart(start: number): void {
 		const index = this.starts.lastIndexOf(start);
@@ -116,34 +102,12 @@ export class AnnouncedLimits {
 	): void {
 		const accepted = status < 300;
 		if (accepted) remember(this.accepted, now);
-		if (status === 429) this.endBeyondQuota();
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
 		this.firstAnnounced ??= now;
-		if (state.limit !== undefined && state.limit !== this.limit) {
-			this.limit = state.limit;
-			this.endBeyondQuota();
-		}
+		if (state.limit !== undefined) this.limit = state.limit;
 		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
-		if (accepted && this.windowMs === undefined) {
-			// Whether the count let nothing more go just before this answer (read before it moves).
-			const binding = this.freeStarts(now) < 1;
-			this.learnBeyondQuota(state.remaining, binding);
-		}
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
-	}
-
-	private learnBeyondQuota(remaining: number, binding: boolean): void {
-		// With a limit of 1, full (the one place taken by this request) reads as spent: nothing is learnt.
-		const full = this.limit !== undefined && this.limit > 1 && remaining >= this.limit - 1;
-		if (full && this.lastFoundFull && binding) this.beyondQuota += 1;
-		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
-		this.lastFoundFull = full;
-	}
-
-	private endBeyondQuota(): void {
-		this.beyondQuota = 0;
-		this.lastFoundFull = false;
 	}
 
 	/**

@@ -17,8 +17,6 @@ export const DEFAULT_HOLD_MS = 250;
 /** The transport's longest backoff: a wall nobody names is probed at least this often. */
 const MAX_HOLD_MS = DEFAULT_RETRY.maxDelayMs;
 export { MAX_INTERVAL_MS };
-/** Under a named window, a 429 slows the pace to no less than this share of the window's rate. */
-const WINDOW_RATE_TRUSTED = 0.9;
 /** The shortest hold for a spent quota: a round trip is seldom shorter. */
 const MIN_QUOTA_HOLD_MS = 5;
 
@@ -259,10 +257,7 @@ export class Pacer {
 			// The first refusal since a success is an event: the pace drops. A probe refused again, with no
 			// success between, meets a wall (a spent window or quota): the pace stays, the pause grows.
 			const wall = this.eventsWithoutSuccess > 0;
-			// A named window keeps its own count of the starts: a 429 under it is a request counted a little
-			// early, not a pace above the limit, so the pace never drops below most of what it allows.
-			const floor = (this.announcedLimits.windowRate() ?? 0) * WINDOW_RATE_TRUSTED;
-			if (!wall) this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart, floor);
+			if (!wall) this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
 			this.eventsWithoutSuccess += 1;
 			// Probes double their spacing while refused, never past the service's moment.
 			const probeGap = this.briefHoldMs() * 2 ** (this.eventsWithoutSuccess - 1);

@@ -80,11 +80,8 @@ export class RateEstimate {
 		this.lastIncreaseAt = now;
 	}
 
-	/**
-	 * One decrease per 429 event, never below `floor` (requests per second); the requests started up to
-	 * `lastReservedStart` form its cohort.
-	 */
-	slowDown(now: number, latencyMs: number, lastReservedStart: number, floor = 0): void {
+	/** One decrease per 429 event; the requests started up to `lastReservedStart` form its cohort. */
+	slowDown(now: number, latencyMs: number, lastReservedStart: number): void {
 		const seconds = Math.max(0.001, (now - (this.lastEventAt ?? this.firstStartAt ?? now)) / 1000);
 		const current = this.rate !== Infinity ? this.rate : this.starts / seconds;
 		// What the service accepted over the last horizon: a window's whole quota, a bucket's refill.
@@ -95,7 +92,7 @@ export class RateEstimate {
 		);
 		this.failedRate = current;
 		this.learnedRate = seen * SEEN_MARGIN;
-		this.rate = Math.max(1000 / MAX_INTERVAL_MS, Math.min(current, floor), decreased);
+		this.rate = Math.max(1000 / MAX_INTERVAL_MS, decreased);
 		this.lastEventAt = this.lastIncreaseAt = now;
 		this.cohort = {
 			from: now - 2 * latencyMs,
