@@ -1,12 +1,12 @@
 import { parseRateLimitHeaders } from '../headers/rateLimitHeaders';
 import { MAX_WAIT_PER_RETRY_MS } from '../headers/retryAfter';
 
-/** A reset of a spent quota further away than this is waited for; a nearer one is too coarse to use. */
-export const RESET_RESOLUTION_MS = 2_000;
+/** A spent quota's reset further away than this is waited for; a nearer one is too coarse to use. */
+const RESET_RESOLUTION_MS = 2_000;
 /** Latency varies: our starts are spread over slightly more than the service's window. */
 const WINDOW_MARGIN = 0.02;
 /** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
-export const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED = 10_000;
 
 /** Appends `value`, keeping at most about 2 × MAX_REMEMBERED of the newest. */
 export function remember(list: number[], value: number): void {
@@ -14,7 +14,7 @@ export function remember(list: number[], value: number): void {
 	if (list.length > 2 * MAX_REMEMBERED) list.splice(0, MAX_REMEMBERED);
 }
 
-/** How many of the times in `list` (in order, oldest first) are after `time` (or at it, `inclusive`). */
+/** How many of the times in `list` (oldest first) are after `time` (or at it, `inclusive`). */
 function countAfter(list: number[], time: number, inclusive = false): number {
 	let count = 0;
 	for (let i = list.length - 1; i >= 0 && (list[i] > time || (inclusive && list[i] === time)); i--)
@@ -22,23 +22,19 @@ function countAfter(list: number[], time: number, inclusive = false): number {
 	return count;
 }
 
-/**
- * The starts a service's announced limits allow: a named window by time (earliestStart), a bare quota
- * with a near reset as a count (freeStarts). docs/pacing.md#rate-limit-headers
- */
+/** The starts the announced limits allow: a named window by time, a bare quota as a count. docs/pacing.md#rate-limit-headers */
 export class AnnouncedLimits {
 	private limit: number | undefined;
 	private windowMs: number | undefined;
 	private announced: { remaining: number; resetAt: number; startedAt: number } | undefined;
 	/** Every start, from the first request on: the first answer's limits count the starts before it. */
 	private readonly starts: number[] = [];
-	/** When each request was sent (a reserved start may be sent later, after waiting for its place). */
+	/** A reserved start may be sent later, after waiting for its place. */
 	private readonly sent: number[] = [];
-	/** When each accepted request was answered: the service counted it at the latest then. */
+	/** When accepted requests were answered: the service counted each at the latest then. */
 	private readonly accepted: number[] = [];
-	/** Starts reserved and not over yet (sent and not released, or still waiting). */
+	/** Starts reserved and not over yet. */
 	private pending = 0;
-	/** When the first answer naming a limit came. */
 	private firstAnnounced: number | undefined;
 
 	recordStart(start: number): void {
@@ -46,34 +42,24 @@ export class AnnouncedLimits {
 		this.pending += 1;
 	}
 
-	/** A reserved start is over: its request was released, or the turn will be taken again. */
 	endReservation(): void {
 		this.pending = Math.max(0, this.pending - 1);
 	}
 
-	/** A request leaves now. */
 	recordSent(at: number): void {
 		remember(this.sent, at);
 	}
 
-	/**
-	 * How many more requests may be sent now by the last announcement that names no window: its
-	 * `remaining` less the requests sent after the announcing one (Infinity without such an announcement,
-	 * or once its reset passed). A named window is paced by earliestStart instead.
-	 */
+	/** A bare quota's `remaining` less the requests sent since it was announced (Infinity without one). */
 	freeStarts(now: number): number {
 		const announced = this.announced;
 		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
-		// Sent from the announcing request's moment on, less itself: one sent in the same millisecond
-		// counts as after it (one request too few is the safe side).
+		// One sent in the same millisecond as the announcing request counts as after it: the safe side.
 		const sentSince = Math.max(0, countAfter(this.sent, announced.startedAt, true) - 1);
 		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 
-	/**
-	 * Whether a request started at `startedAt` went blind: before the service first named its limits,
-	 * which govern the run now (a named window, or a quota whose reset is ahead).
-	 */
+	/** Started before the service first named its limits, which govern the run now (the first wave). */
 	sentBlind(startedAt: number, now: number): boolean {
 		const announced = this.announced;
 		if (announced === undefined || this.firstAnnounced === undefined) return false;
@@ -81,19 +67,18 @@ export class AnnouncedLimits {
 		return governs && startedAt < this.firstAnnounced;
 	}
 
-	/** Ms until the last announcement's reset (0 without one, or once it passed). */
+	/** Ms until the last announcement's reset (0 without one). */
 	resetInMs(now: number): number {
 		return Math.max(0, Math.min(MAX_WAIT_PER_RETRY_MS, (this.announced?.resetAt ?? now) - now));
 	}
 
-	/** A reserved start that did not happen (its turn was taken again). */
 	forgetStart(start: number): void {
 		const index = this.starts.lastIndexOf(start);
 		if (index >= 0) this.starts.splice(index, 1);
 		this.endReservation();
 	}
 
-	/** An answer's headers; an older request's answer, arriving late, knows less than the newest one. */
+	/** An older request's answer, arriving late, knows less than the newest one. */
 	read(
 		headers: Record<string, unknown> | undefined,
 		startedAt: number,
@@ -110,19 +95,13 @@ export class AnnouncedLimits {
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
 	}
 
-	/**
-	 * The earliest start the announced limits allow, from `start` on (before it is recorded); no request
-	 * reaches the service's decision sooner than `fastestMs` after it starts.
-	 */
+	/** The earliest start the announced limits allow from `start` on (before it is recorded). */
 	earliestStart(start: number, now: number, fastestMs = 0): number {
 		if (!this.announced) return start;
 		const { limit, windowMs, starts } = this;
 		const perWindow = limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED;
 		if (perWindow) {
-			// At most `limit` requests in any window (a fixed window is one of them): the oldest must leave
-			// it. The service counts a request when it decides it, at the latest when it answers, and this one
-			// no sooner than the fastest answer came: an answered request counts from its answer (a first
-			// wave answered slowly is counted later than it started).
+			// At most `limit` in any window; an answered request counts from its answer less the fastest one.
 			const span = windowMs * (1 + WINDOW_MARGIN);
 			let free = starts.length >= limit ? starts[starts.length - limit] + span : -Infinity;
 			const room = limit - 1 - this.pending;
