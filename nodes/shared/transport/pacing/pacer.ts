@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from '../retry';
-import { MAX_INTERVAL_MS, RateEstimate } from './rateEstimate';
+import { MAX_START_GAP_MS, RateEstimate } from './rateEstimate';
 import { MAX_WAIT_PER_RETRY_MS, retryHintMs } from '../headers/retryAfter';
 
 /** The pace shared by the requests of one node run, taken as one handle (acquire → release). docs/pacing.md */
@@ -11,7 +11,7 @@ import { MAX_WAIT_PER_RETRY_MS, retryHintMs } from '../headers/retryAfter';
 /** Without Retry-After, a refused probe's pause: doubling per refused probe up to the longest backoff. */
 const DEFAULT_HOLD_MS = 250;
 const MAX_HOLD_MS = DEFAULT_RETRY.maxDelayMs;
-export { MAX_INTERVAL_MS };
+export { MAX_START_GAP_MS };
 /** The shortest hold for a spent quota: a round trip is seldom shorter. */
 const MIN_QUOTA_HOLD_MS = 5;
 
@@ -159,7 +159,7 @@ export class Pacer {
 			this.probePending = false;
 			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.estimate.rate);
 		} else if (this.estimate.rate !== Infinity)
-			this.nextStart = start + Math.min(MAX_INTERVAL_MS, 1000 / this.estimate.rate);
+			this.nextStart = start + Math.min(MAX_START_GAP_MS, 1000 / this.estimate.rate);
 		return { wait: start - now, start, reservedAt: now };
 	}
 

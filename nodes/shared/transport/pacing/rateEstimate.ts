@@ -1,7 +1,7 @@
 import { remember } from './announcedLimits';
 
 /** The slowest pace: one start per this many ms, so a storm never stalls the run. */
-export const MAX_INTERVAL_MS = 2_000;
+export const MAX_START_GAP_MS = 2_000;
 const DECREASE_MAX = 0.9;
 const DECREASE_MIN = 0.25;
 const SHARE_MARGIN = 0.9;
@@ -78,7 +78,7 @@ export class RateEstimate {
 		);
 		this.failedRate = current;
 		this.learnedRate = seen * SEEN_MARGIN;
-		this.rate = Math.max(1000 / MAX_INTERVAL_MS, decreased);
+		this.rate = Math.max(1000 / MAX_START_GAP_MS, decreased);
 		this.lastEventAt = this.lastIncreaseAt = now;
 		this.cohort = {
 			from: now - 2 * latencyMs,
