@@ -70,7 +70,6 @@ export function nextCap(levels: LevelCounts, cap: number | undefined): number | 
 
 /** A cap that keeps requests waiting is probed after this many of them: one more in flight. */
 const CAP_PROBE_EVERY = 500;
-const MAX_CAP_PROBE_EVERY = 10_000;
 
 /** Unbounded until the answers show a cap, then at most that many in flight, now and then one above. */
 export class InFlightGate {
@@ -119,7 +118,7 @@ export class InFlightGate {
 			const probe = startedAt >= this.capSince;
 			if (status === 429 && cap !== undefined && inFlight > cap && probe) {
 				this.limit = cap;
-				this.probeEvery = Math.min(MAX_CAP_PROBE_EVERY, this.probeEvery * 2);
+				this.probeEvery *= 2;
 			}
 			return;
 		}
