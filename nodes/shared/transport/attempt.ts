@@ -35,7 +35,10 @@ export function buildHttpOptions(
 		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: timeoutMs,
 	};
-	if (request.body !== undefined) {
+	if (request.rawBody) {
+		httpOptions.headers!['Content-Type'] = request.rawBody.contentType;
+		httpOptions.body = request.rawBody.open();
+	} else if (request.body !== undefined) {
 		httpOptions.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
 		httpOptions.body = encodeForm(request.body);
 	}

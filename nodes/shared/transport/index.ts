@@ -18,15 +18,13 @@ import {
 import { Pacer, RunStopped } from './pacing/pacer';
 import { serviceNow } from './headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
-import { withRawBody } from './rawBody';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
 export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
-export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
-export type { RawBody } from './rawBody';
+export type { ApiRequest, Lane, RawBody, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
 /** One attempt's default timeout; the node's Timeout option changes it. */
@@ -157,9 +155,7 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		url,
 		data,
 		credentials,
-		httpOptions: request.rawBody
-			? withRawBody(buildHttpOptions(request, url, timeoutMs), request.rawBody)
-			: buildHttpOptions(request, url, timeoutMs),
+		httpOptions: buildHttpOptions(request, url, timeoutMs),
 		errorContext,
 	};
 }

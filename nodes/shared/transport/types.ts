@@ -7,7 +7,6 @@ import type {
 } from 'n8n-workflow';
 
 import type { FormValue } from './form';
-import type { RawBody } from './rawBody';
 import type { RetryPolicy } from './retry';
 import type { Pacer } from './pacing/pacer';
 
@@ -23,8 +22,14 @@ export interface ApiRequest {
 	path: string[];
 	query?: { [key: string]: FormValue };
 	body?: { [key: string]: FormValue };
-	/** Sent instead of `body` (a multipart upload): rawBody.ts. */
+	/** Sent instead of `body` (a multipart upload). */
 	rawBody?: RawBody;
+}
+
+/** A body the caller builds (a multipart upload), instead of the form-encoded `body`. */
+export interface RawBody {
+	contentType: string;
+	open(): Buffer;
 }
 
 /** `list` a `{ data: [...] }` page, `record` an object with an id, `none` anything (not read). */
