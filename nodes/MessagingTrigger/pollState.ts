@@ -20,6 +20,7 @@
  * read downwards across checks, then emitted oldest first).
  */
 import { idText } from '../shared/ids';
+import type { ListOrder } from '../shared/paginate';
 import type { WatchState } from './events/watch';
 import {
 	timestampValue,
@@ -34,7 +35,7 @@ export interface TriggerMessage {
 	[key: string]: unknown;
 }
 
-export type ListOrder = 'newest_first' | 'oldest_first';
+export type { ListOrder };
 
 export interface TriggerState {
 	version: 1;

@@ -50,6 +50,9 @@ export function nextCursor(
 	return { next: String(last), stalled: false };
 }
 
+/** The order a service lists messages in. */
+export type ListOrder = 'newest_first' | 'oldest_first';
+
 /**
  * Fetches one page: the records after `cursor`, at most `limit` of them, and the service's time at its
  * answer when known (see RequestOptions.onServiceTime).

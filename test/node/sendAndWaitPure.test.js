@@ -139,7 +139,7 @@ describe('reply matching', () => {
 				sent,
 				false,
 			),
-		).toBe('newestFirst');
+		).toBe('newest_first');
 		expect(
 			orderShownBy(
 				[
@@ -149,7 +149,7 @@ describe('reply matching', () => {
 				sent,
 				false,
 			),
-		).toBe('oldestFirst');
+		).toBe('oldest_first');
 		expect(
 			orderShownBy(
 				[
@@ -160,8 +160,8 @@ describe('reply matching', () => {
 				true,
 			),
 		).toBeUndefined();
-		expect(orderShownBy([{ id: 'a', created_at: 120 }], sent, true)).toBe('newestFirst');
-		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, true)).toBe('oldestFirst');
+		expect(orderShownBy([{ id: 'a', created_at: 120 }], sent, true)).toBe('newest_first');
+		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, true)).toBe('oldest_first');
 		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, false)).toBeUndefined();
 	});
 
@@ -171,7 +171,7 @@ describe('reply matching', () => {
 		const watcher = new ReplyWatcher(
 			sent,
 			filter,
-			async (cursor) => (calls.push(cursor), { messages: list, hasMore: true }),
+			async (cursor) => (calls.push(cursor), { data: list, hasMore: true }),
 		);
 		expect((await watcher.check()).message).toBe('a');
 		expect(await watcher.check()).toBeUndefined();

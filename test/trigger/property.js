@@ -13,7 +13,7 @@ const fc = require('fast-check');
 const { startSandbox } = require('../harness/sandbox');
 const { pollingVersion } = require('../harness/triggerVersions');
 const { createTriggerHost } = require('../harness/n8n');
-const { MAX_ATTEMPTS } = require('../../dist/nodes/MessagingTrigger/v2/deliveryLedger');
+const { MAX_DELIVERY_ATTEMPTS } = require('../../dist/nodes/MessagingTrigger/v2/deliveryLedger');
 
 const PAGE_SIZE = 4;
 const FAULTS = [
@@ -295,7 +295,7 @@ async function runTrigger(schedule, totals) {
 			}
 			if (settled) totals.delivered += 1;
 			// Reported only after every attempt had an execution: a process killed before n8n created one spends none.
-			if (reportedIds.has(id) && list.length < MAX_ATTEMPTS) totals.reportedEarly += 1;
+			if (reportedIds.has(id) && list.length < MAX_DELIVERY_ATTEMPTS) totals.reportedEarly += 1;
 			for (let i = 1; i < list.length; i++) {
 				totals.duplicated += 1;
 				const { json } = list[i];

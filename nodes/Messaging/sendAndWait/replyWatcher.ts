@@ -15,6 +15,7 @@
  */
 
 import { idText, sentByOneOf } from '../../shared/ids';
+import type { ListOrder, PageFetcher } from '../../shared/paginate';
 import type { TextPattern } from './linearPattern';
 
 export interface ChatMessage {
@@ -43,7 +44,10 @@ export function chatMessages(records: unknown): ChatMessage[] {
 		: [];
 }
 
-export interface ChatPage {
+/** Messages read per request while checking for the reply. */
+export const CHECK_PAGE_SIZE = 50;
+
+interface ChatPage {
 	messages: ChatMessage[];
 	hasMore: boolean;
 }
@@ -58,10 +62,8 @@ export interface ReplyFilter {
 	pattern?: TextPattern;
 }
 
-export type ListOrder = 'newestFirst' | 'oldestFirst';
-
 /** Most pages one check reads (a burst of messages between two checks larger than this is read over several). */
-export const MAX_PAGES_PER_CHECK = 20;
+export const MAX_REPLY_PAGES_PER_CHECK = 20;
 
 /** Whether `message` answers `sent` under the filter. */
 export function isReply(message: ChatMessage, sent: ChatMessage, filter: ReplyFilter): boolean {
@@ -99,7 +101,7 @@ export function orderShownBy(
 		const a = page[i - 1].created_at;
 		const b = page[i].created_at;
 		if (typeof a !== 'number' || typeof b !== 'number' || a === b) continue;
-		return a > b ? 'newestFirst' : 'oldestFirst';
+		return a > b ? 'newest_first' : 'oldest_first';
 	}
 	const top = page[0]?.created_at;
 	const sentAt = sent.created_at;
@@ -110,12 +112,10 @@ export function orderShownBy(
 		typeof sentAt === 'number' &&
 		top !== sentAt
 	) {
-		return top > sentAt ? 'newestFirst' : 'oldestFirst';
+		return top > sentAt ? 'newest_first' : 'oldest_first';
 	}
 	return undefined;
 }
-
-export type FetchPage = (cursor: string | undefined) => Promise<ChatPage>;
 
 /** Whether the sent message still exists (one request): false when the service says it is gone,
  * undefined when it did not say (a 429, a 5xx). */
@@ -125,7 +125,9 @@ export type SentExists = () => Promise<boolean | undefined>;
 export class WaitProblem extends Error {}
 
 /** A call's value, or the error it failed with. */
-export async function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+export async function outcomeOf<T>(
+	promise: Promise<T>,
+): Promise<{ value: T } | { error: unknown }> {
 	return await promise.then(
 		(value) => ({ value }),
 		(error: unknown) => ({ error }),
@@ -161,7 +163,7 @@ export class ReplyWatcher {
 	constructor(
 		private readonly sent: ChatMessage,
 		private readonly filter: ReplyFilter,
-		private readonly fetchPage: FetchPage,
+		private readonly fetchPage: PageFetcher,
 		private readonly probeOrder?: ProbeOrder,
 		private readonly sentExists?: SentExists,
 	) {}
@@ -199,7 +201,7 @@ export class ReplyWatcher {
 
 	/** What came after the sent message, oldest first. */
 	private async read(): Promise<ChatMessage[]> {
-		if (this.order !== 'oldestFirst') {
+		if (this.order !== 'oldest_first') {
 			const fromTop = await this.readFromTop();
 			if (fromTop !== 'order changed') return fromTop.reverse();
 		}
@@ -208,14 +210,15 @@ export class ReplyWatcher {
 
 	private async page(cursor: string | undefined): Promise<ChatPage> {
 		this.requests += 1;
-		return await this.fetchPage(cursor);
+		const page = await this.fetchPage(cursor, CHECK_PAGE_SIZE);
+		return { messages: chatMessages(page.data), hasMore: page.hasMore };
 	}
 
 	/** Newest first: the messages above the sent one, newest first. */
 	private async readFromTop(): Promise<ChatMessage[] | 'order changed'> {
 		const above: ChatMessage[] = [];
 		let cursor: string | undefined;
-		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
+		for (let pages = 0; pages < MAX_REPLY_PAGES_PER_CHECK; pages++) {
 			const { messages, hasMore } = await this.page(cursor);
 			this.order ??= orderShownBy(messages, this.sent, cursor === undefined);
 			if (
@@ -229,7 +232,7 @@ export class ReplyWatcher {
 				this.requests += 1;
 				this.order = orderShownBy(await this.probeOrder(), this.sent, false);
 			}
-			if (this.order === 'oldestFirst') return 'order changed';
+			if (this.order === 'oldest_first') return 'order changed';
 			for (const message of messages) {
 				if (message.id === this.sent.id) return above;
 				// Past where the sent message would be: it may have been deleted.
@@ -252,8 +255,8 @@ export class ReplyWatcher {
 	private async readAfterSent(): Promise<ChatMessage[]> {
 		const after: ChatMessage[] = [];
 		let cursor = this.sent.id;
-		for (let pages = 0; pages < MAX_PAGES_PER_CHECK; pages++) {
-			const answer = await settled(this.page(cursor));
+		for (let pages = 0; pages < MAX_REPLY_PAGES_PER_CHECK; pages++) {
+			const answer = await outcomeOf(this.page(cursor));
 			if ('error' in answer) {
 				// The cursor is the sent message: a service refusing it may mean it was deleted.
 				if (cursor === this.sent.id && refusedCursor(answer.error)) await this.failIfDeleted();

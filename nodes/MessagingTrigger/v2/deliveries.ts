@@ -18,7 +18,7 @@ import {
 	emptyLedger,
 	isLedger,
 	markLost,
-	MAX_ATTEMPTS,
+	MAX_DELIVERY_ATTEMPTS,
 	MAX_IN_FLIGHT_MESSAGES,
 	messagesInFlight,
 	newDeliveries,
@@ -136,7 +136,7 @@ export class TriggerDeliveries {
 		// 1. Emit again what was lost.
 		const { retry, exhausted } = nextAttempts(
 			this.ledger(),
-			this.settings.maxAttempts ?? MAX_ATTEMPTS,
+			this.settings.maxAttempts ?? MAX_DELIVERY_ATTEMPTS,
 		);
 		const resent: Array<{ delivery: Delivery; messages: TriggerMessage[] }> = [];
 		for (const delivery of retry) {
@@ -161,7 +161,7 @@ export class TriggerDeliveries {
 			for (const delivery of exhausted) this.reportExhausted(delivery);
 			for (const { delivery, messages } of resent) {
 				if (messages.length === 0) continue;
-				const final = delivery.attempt >= (this.settings.maxAttempts ?? MAX_ATTEMPTS);
+				const final = delivery.attempt >= (this.settings.maxAttempts ?? MAX_DELIVERY_ATTEMPTS);
 				const marks: IDataObject = {
 					redelivery: true,
 					redeliveryReason: delivery.lostBecause ?? 'previousOutcomeUnknown',

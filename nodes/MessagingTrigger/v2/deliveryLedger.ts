@@ -44,7 +44,7 @@ export interface Ledger {
 }
 
 /** Attempts per delivery, the first one included; after the last one is lost the messages are reported. */
-export const MAX_ATTEMPTS = 5;
+export const MAX_DELIVERY_ATTEMPTS = 5;
 
 /** Messages in flight at most: above this, a check lists nothing new until executions finish. */
 export const MAX_IN_FLIGHT_MESSAGES = 1_000;
@@ -169,7 +169,7 @@ export function recoverAfterRestart(
  */
 export function nextAttempts(
 	ledger: Ledger,
-	maxAttempts = MAX_ATTEMPTS,
+	maxAttempts = MAX_DELIVERY_ATTEMPTS,
 ): { retry: Delivery[]; exhausted: Delivery[] } {
 	const retry: Delivery[] = [];
 	const exhausted: Delivery[] = [];

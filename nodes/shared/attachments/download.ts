@@ -46,7 +46,7 @@ export const BINARY_PREFIX = 'attachment_';
 /** Redirects followed for one file (each hop decides anew whether the token goes). */
 const MAX_REDIRECTS = 5;
 /** Attempts for one file when the connection drops, times out, or the answer is a 5xx or 429. */
-const MAX_ATTEMPTS = 3;
+const MAX_DOWNLOAD_ATTEMPTS = 3;
 
 /** Raised for a file that cannot be downloaded; `retryable` when a later try may succeed. */
 export class DownloadError extends Error {
@@ -195,7 +195,7 @@ async function fetchWithRetries(
 			return await fetchOnce(context, target, settings, credentials);
 		} catch (error) {
 			const retryable = !(error instanceof DownloadError) || error.retryable;
-			if (!retryable || attempt >= MAX_ATTEMPTS) {
+			if (!retryable || attempt >= MAX_DOWNLOAD_ATTEMPTS) {
 				throw error instanceof DownloadError
 					? error
 					: new DownloadError(`${describeUrl(target.url)} failed (${networkCode(error)})`, true);
@@ -274,7 +274,7 @@ async function readBody(
 	const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
 	let size = 0;
 	let lastByteAt = Date.now();
-	const settled = new AbortController();
+	const finished = new AbortController();
 	try {
 		return await new Promise<Buffer>((resolve, reject) => {
 			const fail = (error: DownloadError) => {
@@ -282,9 +282,9 @@ async function readBody(
 				reject(error);
 			};
 			void (async () => {
-				while (!settled.signal.aborted) {
-					await sleep(settings.timeoutMs, settled.signal).catch(() => undefined);
-					if (!settled.signal.aborted && Date.now() - lastByteAt >= settings.timeoutMs)
+				while (!finished.signal.aborted) {
+					await sleep(settings.timeoutMs, finished.signal).catch(() => undefined);
+					if (!finished.signal.aborted && Date.now() - lastByteAt >= settings.timeoutMs)
 						fail(new DownloadError(`no data for ${settings.timeoutMs / 1000} s`, true));
 				}
 			})();
@@ -314,7 +314,7 @@ async function readBody(
 			});
 		});
 	} finally {
-		settled.abort();
+		finished.abort();
 	}
 }
 

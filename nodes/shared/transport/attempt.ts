@@ -1,7 +1,4 @@
-/**
- * One attempt of a request: one HTTP request through n8n's authenticated client, bounded in time. What
- * the answer means is decided by the request loop (index.ts).
- */
+/** One HTTP request through n8n's authenticated client, bounded in time. */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -14,13 +11,10 @@ import { encodeForm } from './form';
 import { countedAs, type AttemptResult, type RawResponse } from './outcome';
 import type { ApiRequest, RequestContext } from './types';
 
-/** How much longer than the idle timeout a whole attempt may take before it is abandoned. */
+/** How much longer than the idle timeout a whole attempt may take. */
 const DEADLINE_GRACE_MS = 1_000;
 
-/**
- * The reason an attempt's deadline timer is cleared with: abort() without one builds a DOMException,
- * stack trace and all, for every request.
- */
+/** abort() without a reason builds a DOMException, stack and all, for every request. */
 const ANSWERED = new Error('The request was answered');
 
 export function buildHttpOptions(
@@ -41,18 +35,17 @@ export function buildHttpOptions(
 		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: timeoutMs,
 	};
-	if (request.body !== undefined) {
+	if (request.rawBody) {
+		httpOptions.headers!['Content-Type'] = request.rawBody.contentType;
+		httpOptions.body = request.rawBody.open();
+	} else if (request.body !== undefined) {
 		httpOptions.headers!['Content-Type'] = 'application/x-www-form-urlencoded';
 		httpOptions.body = encodeForm(request.body);
 	}
 	return httpOptions;
 }
 
-/**
- * One attempt, bounded in time: n8n's HTTP client gets the timeout as its idle limit (no answer, or a
- * body that stalls), and the attempt as a whole gives up a little later whatever happens, so a service
- * that trickles its answer cannot hold it either.
- */
+/** The timeout is n8n's idle limit; the whole attempt gives up a little later, so a trickle cannot hold it. */
 export async function attempt(
 	context: RequestContext,
 	httpOptions: IHttpRequestOptions,

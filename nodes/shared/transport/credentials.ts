@@ -15,11 +15,7 @@ export interface MessagingCredentials {
 
 const credentialCache = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
 
-/**
- * The credential, read once per node run, not once per request: in n8n each read loads and decrypts
- * it from the database, one at a time. Requests then hand it to httpRequestWithAuthentication, which
- * still applies the credential's own `authenticate`.
- */
+/** Once per node run: in n8n each read loads and decrypts it from the database, one at a time. */
 export async function credentialData(
 	this: RequestContext,
 ): Promise<ICredentialDataDecryptedObject> {

@@ -1,7 +1,4 @@
-/**
- * Errors a person can read: what was asked, what the service said, whether it may have been done.
- * Every text passes through `redact`, whatever the service echoed.
- */
+/** Errors a person can read: what was asked, what the service said, whether it may have been done. */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -9,7 +6,7 @@ import { redact } from './redact';
 import { MAX_WAIT_PER_RETRY_MS } from './headers/retryAfter';
 import type { Failure, RetryPolicy } from './retry';
 
-/** Error texts longer than this are cut: an error message is a sentence, not a page. */
+/** An error message is a sentence, not a page. */
 const MAX_ERROR_TEXT = 200;
 
 const short = (text: string) =>
@@ -18,10 +15,7 @@ const short = (text: string) =>
 const nonEmpty = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
-/**
- * The texts of a list of errors, joined: strings, or objects with `message`, `msg` (FastAPI, with its
- * `loc`), `detail` or `title` (JSON:API); an object of field → messages (Rails) as `field: message`.
- */
+/** A list of errors (JSON:API, FastAPI's `msg` and `loc`, GraphQL) or Rails' field → messages, joined. */
 function errorListText(errors: unknown): string | undefined {
 	const one = (entry: unknown): string | undefined => {
 		if (typeof entry === 'string') return nonEmpty(entry);
@@ -45,12 +39,7 @@ function errorListText(errors: unknown): string | undefined {
 	return found.length > 0 ? short(found.join('; ')) : undefined;
 }
 
-/**
- * The service's own error text from a body of unknown shape: JSON (several conventions), HTML or plain
- * text. Of a JSON body, the most telling field: `error.message`, `message`, OAuth's `error_description`,
- * RFC 9457's or FastAPI's `detail`, a list of `errors` (JSON:API, GraphQL, Rails), then an `error` that
- * is only a code or a reason phrase (`duplicate_message`, `Bad Request`), then a problem's `title`.
- */
+/** The service's own error text from a body of unknown shape (JSON's most telling field, HTML, text). */
 export function serviceErrorText(body: unknown): string | undefined {
 	if (body === undefined || body === null) return undefined;
 	if (typeof body === 'object') {
@@ -58,6 +47,7 @@ export function serviceErrorText(body: unknown): string | undefined {
 		const record = body as IDataObject;
 		const error = record.error;
 		const nested = error && typeof error === 'object' ? (error as IDataObject) : undefined;
+		// An `error` that is only a code or a reason phrase tells less than a message.
 		const found =
 			nonEmpty(nested?.message) ??
 			nonEmpty(record.message) ??
@@ -94,7 +84,7 @@ export function describeBody(body: unknown): string {
 
 export interface ErrorContext {
 	node: INode;
-	/** `GET /v1/messages/…`: the request, as it may be shown. */
+	/** `GET /v1/messages/…`, as it may be shown. */
 	where: string;
 	method: string;
 	baseUrl: string;
@@ -104,36 +94,26 @@ export interface ErrorContext {
 	retryable: boolean;
 	timeoutMs: number;
 	secrets: string[];
-	/** For a redirect: where the service pointed, as it may be shown. */
+	/** A redirect's target, as it may be shown. */
 	location?: string;
-	/** The status the service sent, when the answer counts as another (a rate limit's 403 as a 429). */
+	/** The status the service sent, when the answer counts as another (a 403 as a 429). */
 	sentStatus?: number;
 }
 
-/**
- * Why the service's refusal ended the request: `rate-limit` (a retry budget spent on 429s), `quota` (spent
- * until a reset further away than any wait), `run` (the run stopped retrying: a storm that does not clear).
- */
+/** A budget spent on 429s, a quota spent beyond any wait, the run stopped (a storm). docs/pacing.md#bounds */
 export type RefusalKind = 'rate-limit' | 'quota' | 'run';
 
-/** What a failed request came to, as fields: nobody parses the package's own texts. */
-export interface FailureFacts {
-	/** The status the answer counts as (a rate limit's 403 counts as 429); none without an answer. */
-	status?: number;
-	/** What the service last asked to wait, ms (Retry-After), at most MAX_WAIT_PER_RETRY_MS. */
-	retryAfterMs?: number;
-	/** The same, as long as the service asked (for callers that wait between runs: the trigger). */
-	askedWaitMs?: number;
-	/** A 429 whose headers say the quota is spent until then (epoch ms). */
-	quotaResetAt?: number;
-	/** The request's next try would have come after its deadline (RequestOptions.deadline). */
+/** What a failed request came to, as fields (retry.ts's Failure says what each means). */
+export interface FailureFacts
+	extends Pick<Failure, 'status' | 'retryAfterMs' | 'askedWaitMs' | 'quotaResetAt'> {
+	/** The next try would have come after the request's deadline. */
 	deadlineReached?: boolean;
 	refusal?: RefusalKind;
-	/** The service's own reason, as it gave it (serviceErrorText), before our sentence around it. */
+	/** The service's own reason (serviceErrorText), before our sentence around it. */
 	serviceText?: string;
 }
 
-/** Every error of a request: n8n's NodeApiError (message, description, httpCode) with the facts typed. */
+/** n8n's NodeApiError with the facts typed: nobody parses the package's own texts. */
 export class MessagingApiError extends NodeApiError {
 	status?: number;
 	retryAfterMs?: number;
@@ -157,7 +137,7 @@ export class MessagingApiError extends NodeApiError {
 const MAYBE_PROCESSED =
 	'The service may or may not have processed it, so it was not repeated (a message is never sent twice by a retry). Check before sending again.';
 
-/** A MessagingApiError whose every text has been redacted. */
+/** Every text redacted, whatever the service echoed. */
 export function apiError(
 	context: Pick<ErrorContext, 'node' | 'itemIndex' | 'secrets'>,
 	cause: { message: string; status?: number },
@@ -259,11 +239,7 @@ export function requestError(
 	);
 }
 
-/**
- * A request not (or no longer) tried because the service refused the whole run for a whole retry
- * budget (Pacer.refusingRun): the same error as a request that gave up, saying why. `status`: the
- * storm's (429 a rate limit, a 5xx a failing service, undefined no answer at all).
- */
+/** A request not tried again because the run stopped (the storm rule); `status`: the storm's. */
 export function runRefusedError(
 	details: Pick<ErrorContext, 'node' | 'where' | 'itemIndex' | 'secrets'>,
 	policy: RetryPolicy,

@@ -1,11 +1,4 @@
-/**
- * Every request of the package goes through `messagingApiRequest`: build it, then per attempt acquire
- * a turn of the run's pace, attempt, release the turn with the answer, decide (return the answer,
- * retry, or fail with a readable error). The concerns live in their own modules: url and form (the
- * request), pacing/ (the run's pace, docs/pacing.md), headers/ (what a service's answer says of its
- * limits), attempt (one bounded HTTP request), outcome (what it came to), retry (the pure retry
- * decision), errors and redact (readable errors without secrets), credentials.
- */
+/** Every request of the package: build → acquire → attempt → release → decide. docs/pacing.md#where-it-lives */
 import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -25,24 +18,19 @@ import {
 import { Pacer, RunStopped } from './pacing/pacer';
 import { serviceNow } from './headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
-import { withRawBody } from './rawBody';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
 export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
-export type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
-export type { RawBody } from './rawBody';
+export type { ApiRequest, Lane, RawBody, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
-/** How long one attempt may take by default; the node's Timeout option changes it. */
+/** One attempt's default timeout; the node's Timeout option changes it. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/**
- * The policy used when a request names none. Replaceable as a whole by whoever embeds the package
- * (the tests swap in a fast one instead of waiting through real backoff).
- */
+/** The policy of a request that names none; the tests swap in a fast one. */
 export const transportDefaults: { retry: RetryPolicy } = { retry: DEFAULT_RETRY };
 
 export async function messagingApiRequest(
@@ -54,7 +42,6 @@ export async function messagingApiRequest(
 	const built = await build(this, request, options);
 	const { where, node, itemIndex, secrets } = built.errorContext;
 	const pacer = options.pacer ?? new Pacer();
-	// Every wait ends at once when the execution is cancelled.
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
 	let droppedBefore = false;
@@ -68,7 +55,7 @@ export async function messagingApiRequest(
 				throw error;
 			});
 		firstSentAt ??= turn.startedAt;
-		// The wait of a request's first turn is pacing; from the second attempt on it is retrying.
+		// A first turn's wait is pacing; from the second attempt on it is retrying.
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
 		let result: AttemptResult | undefined;
 		try {
@@ -113,13 +100,12 @@ export async function messagingApiRequest(
 		this.logger?.debug(
 			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
 		);
-		// The failed request waits alone (Retry-After, else the backoff); the run's others go on at its pace.
 		attempts.waitedMs += decision.delayMs;
 		await waitToRetry(decision.delayMs, rateLimited ? options.lane : undefined, signal);
 	}
 }
 
-/** Everything one request needs before its first attempt; a bad Base URL or path fails here. */
+/** A bad Base URL or path fails here, before anything is sent. */
 async function build(context: RequestContext, request: ApiRequest, options: RequestOptions) {
 	const { itemIndex } = options;
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -169,9 +155,7 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		url,
 		data,
 		credentials,
-		httpOptions: request.rawBody
-			? withRawBody(buildHttpOptions(request, url, timeoutMs), request.rawBody)
-			: buildHttpOptions(request, url, timeoutMs),
+		httpOptions: buildHttpOptions(request, url, timeoutMs),
 		errorContext,
 	};
 }
@@ -181,18 +165,13 @@ function isServiceFault({ kind, status }: Failure): boolean {
 	return kind === 'timeout' || kind === 'dropped' || status === 429 || (status ?? 0) >= 500;
 }
 
-/** One attempt's timeout: the request's, cut to its deadline if it has one. */
 function attemptTimeoutMs(timeoutMs: number, { deadline }: RequestOptions): number {
 	return deadline === undefined
 		? timeoutMs
 		: Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
 }
 
-/**
- * A retry that would start past the request's deadline is not made: the request gives up. A 429's wait
- * is cut instead, so its last try comes before the deadline with time for an answer: a rate limit only
- * spaces a wait for a reply, it never ends it. docs/pacing.md#bounds
- */
+/** No retry past the deadline; a 429's wait is cut to a last try before it instead. docs/pacing.md#bounds */
 function withinDeadline(
 	decision: RetryDecision,
 	{ deadline }: RequestOptions,
@@ -209,17 +188,10 @@ function withinDeadline(
 /** Under a deadline, a rate-limited request's last try leaves this long (or half what is left) for its answer. */
 const LAST_TRY_MS = 1_000;
 
-/**
- * A 429 wait of up to this long lends the item's place to the next item: Retry-After in whole seconds
- * often outlasts the limit (a window reopens sooner), and the run's pace finds that out with other items.
- * A longer wait means the service is closed to every item: lending would only spend more items' retries.
- */
+/** A 429 wait up to this long lends the item's place (a longer one: closed to every item). docs/pacing.md#the-pace */
 export const MAX_LENT_WAIT_MS = 2_000;
 
-/**
- * Waits `ms` before a retry, lending the item's place when that is short. Waiting for a place back is
- * not counted in the retry budget (no more than waiting for a first place is).
- */
+/** Waiting for a place back is not counted in the retry budget, no more than for a first place. */
 async function waitToRetry(
 	ms: number,
 	lane: Lane | undefined,

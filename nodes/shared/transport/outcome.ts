@@ -1,7 +1,4 @@
-/**
- * Pure: what one attempt came to. A response (of any status), or a failure classified for the retry
- * decision; a 2xx answer checked against what the caller expects.
- */
+/** Pure: what one attempt came to, a failure classified for the retry decision, a 2xx checked. */
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { apiError, describeBody } from './errors';
@@ -13,7 +10,7 @@ import type { ExpectedAnswer } from './types';
 export interface RawResponse {
 	body: unknown;
 	headers: IDataObject;
-	/** The status the answer counts as (refusalStatus: a rate limit's 403 is a 429). */
+	/** The status the answer counts as (refusalStatus). */
 	statusCode: number;
 	/** The status the service sent, when it counts as another. */
 	sentStatus?: number;
@@ -21,7 +18,6 @@ export interface RawResponse {
 
 export type AttemptResult = { response: RawResponse } | { error: unknown; timedOut: boolean };
 
-/** The answer with the status it counts as (refusalStatus), keeping the one the service sent. */
 export function countedAs(response: RawResponse): RawResponse {
 	const status = refusalStatus(response.statusCode, response.headers, Date.now());
 	return status === response.statusCode
@@ -69,7 +65,6 @@ function networkErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/** A 2xx answer, parsed and checked against what the caller expects. */
 export function checkAnswer(
 	response: RawResponse,
 	expect: ExpectedAnswer | undefined,

@@ -1,8 +1,4 @@
-/**
- * Pure: removes secrets from any text the package shows or logs. A service may echo the request's
- * Authorization header in its error text, and network errors may quote the URL: whatever the source,
- * the token and the Base URL's user info never reach an error, an output item or a log line.
- */
+/** Pure: the token and the Base URL's user info never reach an error, an output item or a log line. */
 
 const MASK = '[redacted]';
 
@@ -36,11 +32,7 @@ export function secretsOf(credentials: { accessToken?: unknown; baseUrl?: unknow
 /** A secret's start this long or longer, at a cut (`…`), is masked too. */
 const MIN_CUT_PREFIX = 3;
 
-/**
- * `text` with every secret and every bearer credential replaced by a mask. A service's text is cut at
- * 200 characters before it reaches here: a secret the cut went through ends the text as its own start
- * followed by `…`, and that start is masked as well.
- */
+/** Every secret and bearer credential masked, and a secret's start that a cut (`…`) went through. */
 export function redact(text: string, secrets: string[]): string {
 	let result = text;
 	for (const secret of secrets) result = result.split(secret).join(MASK);

@@ -11,10 +11,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
 		.replace(/\/+$/, '');
 }
 
-/**
- * Why a Base URL cannot be used, or undefined when it can. A user name or password in it would be
- * sent to the service and printed in errors; a query or fragment would be glued onto every path.
- */
+/** Why a Base URL cannot be used: user info would be sent and printed, a query glued onto every path. */
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	const text = normalizeBaseUrl(baseUrl);
 	let url: URL;

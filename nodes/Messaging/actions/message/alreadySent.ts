@@ -42,7 +42,7 @@ export const skipIfAlreadySentFields: INodeProperties[] = [
 ];
 
 /** Pages read at most: the answered message is normally on the first one. */
-const MAX_PAGES = 3;
+const MAX_ALREADY_SENT_PAGES = 3;
 
 /** The id of the message being answered, from the input item (the trigger's output), when the check applies. */
 export function answeredMessage(item: IDataObject, check: DuplicateCheck): string | undefined {
@@ -76,7 +76,7 @@ export async function findAlreadySent(
 	);
 	const listed: IDataObject[] = [];
 	let original: IDataObject | undefined;
-	for await (const page of walkPages(fetchPage, { maxPages: MAX_PAGES })) {
+	for await (const page of walkPages(fetchPage, { maxPages: MAX_ALREADY_SENT_PAGES })) {
 		listed.push(...page.records);
 		original ??= page.records.find((r) => String(r.id) === answered);
 		if (original) break;

@@ -6,7 +6,7 @@ import {
 	messagingApiRequest,
 	type RequestOptions,
 } from '../../../shared/transport';
-import { listPage } from '../../../shared/paginate';
+import { listPage, servicePages } from '../../../shared/paginate';
 import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
@@ -15,11 +15,11 @@ import { waitFor } from '../../sendAndWait/waitLoop';
 import {
 	chatMessage,
 	chatMessages,
+	CHECK_PAGE_SIZE,
+	outcomeOf,
 	ReplyWatcher,
-	settled,
 	WaitProblem,
 	type ChatMessage,
-	type ChatPage,
 } from '../../sendAndWait/replyWatcher';
 import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/replySettings';
 import { simplifyFields } from '../../descriptions/simplify';
@@ -31,9 +31,6 @@ import { approvalProperties, approvalWait } from '../../sendAndWait/approvalWait
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'reply';
-
-/** Messages read per request while checking for the reply. */
-const CHECK_PAGE_SIZE = 50;
 
 /** One item at a time by default: a second question is asked once the first is answered. */
 export const parallelRequests = 1;
@@ -162,16 +159,6 @@ export async function execute(
 		deadline,
 		throughRefusal: true,
 	};
-	const fetchPage = async (cursor: string | undefined): Promise<ChatPage> => {
-		const page = await listPage.call(
-			this,
-			'messages',
-			{ conversation_id: settings.conversationId },
-			{ cursor, limit: CHECK_PAGE_SIZE },
-			checkOptions,
-		);
-		return { messages: chatMessages(page.data), hasMore: page.hasMore };
-	};
 	const probeOrder = async (): Promise<ChatMessage[]> => {
 		const page = await listPage.call(
 			this,
@@ -190,10 +177,10 @@ export async function execute(
 			fromContact: settings.approval ? undefined : settings.fromContact,
 			pattern: settings.approval ? undefined : settings.pattern,
 		},
-		fetchPage,
+		servicePages(this, 'messages', { conversation_id: settings.conversationId }, checkOptions),
 		probeOrder,
 		async () => {
-			const answer = await settled(
+			const answer = await outcomeOf(
 				messagingApiRequest.call(
 					this,
 					{ method: 'GET', path: ['messages', sent.id] },

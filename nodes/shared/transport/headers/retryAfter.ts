@@ -1,17 +1,11 @@
-/**
- * How long a refused request waits before it is tried again, read from the 429's headers or body; the
- * header helpers the rate-limit headers' reading (rateLimitHeaders.ts) shares. Pure: the current time is
- * a parameter (epoch milliseconds, as Date.now()).
- *
- * Header names are matched case-insensitively (n8n hands them over lowercased); a value may be a
- * string, a number, or an array of them (a header sent twice): the first one is used.
- */
+/** How long a refused request waits, from the 429's headers or body; pure. docs/pacing.md#bounds */
 
-/** The longest wait a `Retry-After` may impose; a longer one (an hour, a date next week) is clamped. */
+/** The longest wait a `Retry-After` may impose; a longer one is clamped. */
 export const MAX_WAIT_PER_RETRY_MS = 60_000;
 
 export type HeaderBag = Record<string, unknown> | undefined | null;
 
+/** Case-insensitive; of a header sent twice (an array), the first. */
 export function headerValue(headers: HeaderBag, name: string): string | undefined {
 	if (!headers || typeof headers !== 'object') return undefined;
 	for (const key of Object.keys(headers)) {
@@ -23,7 +17,7 @@ export function headerValue(headers: HeaderBag, name: string): string | undefine
 	return undefined;
 }
 
-/** A non-negative decimal number, or undefined: signs, exponents, `Infinity` and text are refused. */
+/** A non-negative decimal; signs, exponents, `Infinity` and text are refused. */
 export function decimal(text: string | undefined): number | undefined {
 	return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
@@ -33,10 +27,7 @@ const IMF_FIXDATE = /^[a-z]{3}, \d{2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/i;
 const RFC_850_DATE = /^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i;
 const ASCTIME_DATE = /^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i;
 
-/**
- * An HTTP date (`Wed, 25 Nov 2026 10:00:00 GMT`) in epoch ms, or undefined. Only HTTP's own forms:
- * Date.parse alone reads nearly anything ("abc 5", "foo 2030") as some date.
- */
+/** Only HTTP's own forms: Date.parse alone reads "abc 5" as 2005. */
 function httpDate(text: string | undefined): number | undefined {
 	if (text === undefined) return undefined;
 	let date = NaN;
@@ -48,12 +39,7 @@ function httpDate(text: string | undefined): number | undefined {
 /** Our clock and the service's agree when they differ by less than this (the Date header's second, a trip). */
 const CLOCKS_AGREE_MS = 2_000;
 
-/**
- * The service's time now, for reading the absolute times it sends (an HTTP-date Retry-After, an epoch
- * reset): ours, unless its `Date` header shows its clock elsewhere (a host without NTP, a drifting
- * container), then its own: read on ours, a service's clock behind makes every date past, one ahead
- * every reset far. docs/pacing.md#bounds
- */
+/** The service's time, to read the dates it sends: ours unless its `Date` header is off. docs/pacing.md#bounds */
 export function serviceNow(headers: HeaderBag, now: number): number {
 	const served = httpDate(headerValue(headers, 'date'));
 	if (served === undefined) return now;
@@ -63,12 +49,8 @@ export function serviceNow(headers: HeaderBag, now: number): number {
 }
 
 /**
- * Milliseconds to wait before retrying a request the service refused: `retry-after-ms`, else
- * `Retry-After` in (fractional) seconds or as an HTTP date (read on the service's clock, serviceNow).
- * Malformed (negative, text, a number inside a date-like mess) gives undefined, so the caller uses its
- * own backoff; so does a date not after the service's now (it says when it was, not how long to wait:
- * repeated at once, the request would spend its retries within the second); anything above
- * MAX_WAIT_PER_RETRY_MS is clamped to it.
+ * `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date, clamped; undefined when malformed
+ * or a date already past (repeated at once, a request spent its retries within the second).
  */
 export function parseRetryAfter(
 	headers: HeaderBag,
@@ -88,10 +70,9 @@ export function parseRetryAfter(
 	return ms > 0 ? clamp(ms) : undefined;
 }
 
-/** The bodies read for a retry hint are small error objects; a larger text is not parsed. */
+/** A retry hint's body is a small error object; a larger text is not parsed. */
 const MAX_HINT_BODY_CHARS = 10_000;
 
-/** A JSON body as an object: parsed when it came as text, undefined when it is not an object. */
 function bodyObject(body: unknown): Record<string, unknown> | undefined {
 	let value = body;
 	if (typeof value === 'string' && value.length <= MAX_HINT_BODY_CHARS) {
@@ -106,13 +87,14 @@ function bodyObject(body: unknown): Record<string, unknown> | undefined {
 		: undefined;
 }
 
-const isWait = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isFinite(value) && value >= 0;
+/** A 429 body's wait: its path, and ms per unit (Matrix, Discord, Telegram). */
+const BODY_HINTS: Array<[string[], number]> = [
+	[['retry_after_ms'], 1],
+	[['retry_after'], 1000],
+	[['parameters', 'retry_after'], 1000],
+];
 
-/**
- * The wait a 429 asks for: its headers (parseRetryAfter), else its JSON body's `retry_after_ms`
- * (Matrix) or `retry_after` in seconds, at the top (Discord) or under `parameters` (Telegram).
- */
+/** The wait a 429 asks for: its headers, else its JSON body (BODY_HINTS). */
 export function retryHintMs(
 	headers: HeaderBag,
 	body: unknown,
@@ -121,10 +103,10 @@ export function retryHintMs(
 ): number | undefined {
 	const fromHeaders = parseRetryAfter(headers, now, maxMs);
 	if (fromHeaders !== undefined) return fromHeaders;
-	const object = bodyObject(body);
-	const parameters = bodyObject(object?.parameters);
-	const milliseconds = [object?.retry_after_ms].find(isWait);
-	const seconds = [object?.retry_after, parameters?.retry_after].find(isWait);
-	const ms = milliseconds ?? (seconds === undefined ? undefined : seconds * 1000);
-	return ms === undefined ? undefined : Math.min(maxMs, Math.ceil(ms));
+	for (const [path, unitMs] of BODY_HINTS) {
+		const value = path.reduce<unknown>((at, key) => bodyObject(at)?.[key], body);
+		if (typeof value === 'number' && Number.isFinite(value) && value >= 0)
+			return Math.min(maxMs, Math.ceil(value * unitMs));
+	}
+	return undefined;
 }

@@ -1,12 +1,12 @@
 import { parseRateLimitHeaders } from '../headers/rateLimitHeaders';
 import { MAX_WAIT_PER_RETRY_MS } from '../headers/retryAfter';
 
-/** A reset of a spent quota further away than this is waited for; a nearer one is too coarse to use. */
-export const RESET_RESOLUTION_MS = 2_000;
+/** A spent quota's reset further away than this is waited for; a nearer one is too coarse to use. */
+const RESET_RESOLUTION_MS = 2_000;
 /** Latency varies: our starts are spread over slightly more than the service's window. */
 const WINDOW_MARGIN = 0.02;
 /** Starts remembered for the per-window limit; a larger limit is left to `remaining`. */
-export const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED = 10_000;
 
 /** Appends `value`, keeping at most about 2 × MAX_REMEMBERED of the newest. */
 export function remember(list: number[], value: number): void {
@@ -14,7 +14,7 @@ export function remember(list: number[], value: number): void {
 	if (list.length > 2 * MAX_REMEMBERED) list.splice(0, MAX_REMEMBERED);
 }
 
-/** How many of the times in `list` (in order, oldest first) are after `time` (or at it, `inclusive`). */
+/** How many of the times in `list` (oldest first) are after `time` (or at it, `inclusive`). */
 function countAfter(list: number[], time: number, inclusive = false): number {
 	let count = 0;
 	for (let i = list.length - 1; i >= 0 && (list[i] > time || (inclusive && list[i] === time)); i--)
@@ -22,31 +22,19 @@ function countAfter(list: number[], time: number, inclusive = false): number {
 	return count;
 }
 
-/**
- * The starts a service's announced limits allow: a named window by time (earliestStart), a bare quota
- * with a near reset as a count (freeStarts, beyondQuota). docs/pacing.md#rate-limit-headers
- */
+/** The starts the announced limits allow: a named window by time, a bare quota as a count. docs/pacing.md#rate-limit-headers */
 export class AnnouncedLimits {
 	private limit: number | undefined;
 	private windowMs: number | undefined;
 	private announced: { remaining: number; resetAt: number; startedAt: number } | undefined;
 	/** Every start, from the first request on: the first answer's limits count the starts before it. */
 	private readonly starts: number[] = [];
-	/** When each request was sent (a reserved start may be sent later, after waiting for its place). */
+	/** A reserved start may be sent later, after waiting for its place. */
 	private readonly sent: number[] = [];
-	/** When each accepted request was answered: the service counted it at the latest then. */
+	/** When accepted requests were answered: the service counted each at the latest then. */
 	private readonly accepted: number[] = [];
-	/** Starts reserved and not over yet (sent and not released, or still waiting). */
+	/** Starts reserved and not over yet. */
 	private pending = 0;
-	/**
-	 * Requests let go beyond a bare quota's `remaining`: one more for each answer that finds it full
-	 * again, as the one before did, while the count was holding requests back (its refill was going to
-	 * waste); halved by one that finds it spent, none after a 429 or a change of limit. Only a count that
-	 * binds grows it, so it never outgrows the requests a run keeps in flight.
-	 */
-	private beyondQuota = 0;
-	private lastFoundFull = false;
-	/** When the first answer naming a limit came. */
 	private firstAnnounced: number | undefined;
 
 	recordStart(start: number): void {
@@ -54,34 +42,24 @@ export class AnnouncedLimits {
 		this.pending += 1;
 	}
 
-	/** A reserved start is over: its request was released, or the turn will be taken again. */
 	endReservation(): void {
 		this.pending = Math.max(0, this.pending - 1);
 	}
 
-	/** A request leaves now. */
 	recordSent(at: number): void {
 		remember(this.sent, at);
 	}
 
-	/**
-	 * How many more requests may be sent now by the last announcement that names no window: its
-	 * `remaining` less the requests sent after the announcing one (Infinity without such an announcement,
-	 * or once its reset passed). A named window is paced by earliestStart instead.
-	 */
+	/** A bare quota's `remaining` less the requests sent since it was announced (Infinity without one). */
 	freeStarts(now: number): number {
 		const announced = this.announced;
 		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
-		// Sent from the announcing request's moment on, less itself: one sent in the same millisecond
-		// counts as after it (one request too few is the safe side).
+		// One sent in the same millisecond as the announcing request counts as after it: the safe side.
 		const sentSince = Math.max(0, countAfter(this.sent, announced.startedAt, true) - 1);
-		return Math.max(0, Math.floor(announced.remaining + this.beyondQuota - sentSince));
+		return Math.max(0, Math.floor(announced.remaining - sentSince));
 	}
 
-	/**
-	 * Whether a request started at `startedAt` went blind: before the service first named its limits,
-	 * which govern the run now (a named window, or a quota whose reset is ahead).
-	 */
+	/** Started before the service first named its limits, which govern the run now (the first wave). */
 	sentBlind(startedAt: number, now: number): boolean {
 		const announced = this.announced;
 		if (announced === undefined || this.firstAnnounced === undefined) return false;
@@ -89,25 +67,18 @@ export class AnnouncedLimits {
 		return governs && startedAt < this.firstAnnounced;
 	}
 
-	/** Ms until the last announcement's reset (0 without one, or once it passed). */
+	/** Ms until the last announcement's reset (0 without one). */
 	resetInMs(now: number): number {
 		return Math.max(0, Math.min(MAX_WAIT_PER_RETRY_MS, (this.announced?.resetAt ?? now) - now));
 	}
 
-	/** Requests per second a named window allows (limit per window), if the service names one. */
-	windowRate(): number | undefined {
-		const { limit, windowMs } = this;
-		return limit !== undefined && windowMs !== undefined ? (limit * 1000) / windowMs : undefined;
-	}
-
-	/** A reserved start that did not happen (its turn was taken again). */
 	forgetStart(start: number): void {
 		const index = this.starts.lastIndexOf(start);
 		if (index >= 0) this.starts.splice(index, 1);
 		this.endReservation();
 	}
 
-	/** An answer's headers; an older request's answer, arriving late, knows less than the newest one. */
+	/** An older request's answer, arriving late, knows less than the newest one. */
 	read(
 		headers: Record<string, unknown> | undefined,
 		startedAt: number,
@@ -116,49 +87,21 @@ export class AnnouncedLimits {
 	): void {
 		const accepted = status < 300;
 		if (accepted) remember(this.accepted, now);
-		if (status === 429) this.endBeyondQuota();
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
 		this.firstAnnounced ??= now;
-		if (state.limit !== undefined && state.limit !== this.limit) {
-			this.limit = state.limit;
-			this.endBeyondQuota();
-		}
+		if (state.limit !== undefined) this.limit = state.limit;
 		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
-		if (accepted && this.windowMs === undefined) {
-			// Whether the count let nothing more go just before this answer (read before it moves).
-			const binding = this.freeStarts(now) < 1;
-			this.learnBeyondQuota(state.remaining, binding);
-		}
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
 	}
 
-	private learnBeyondQuota(remaining: number, binding: boolean): void {
-		// With a limit of 1, full (the one place taken by this request) reads as spent: nothing is learnt.
-		const full = this.limit !== undefined && this.limit > 1 && remaining >= this.limit - 1;
-		if (full && this.lastFoundFull && binding) this.beyondQuota += 1;
-		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
-		this.lastFoundFull = full;
-	}
-
-	private endBeyondQuota(): void {
-		this.beyondQuota = 0;
-		this.lastFoundFull = false;
-	}
-
-	/**
-	 * The earliest start the announced limits allow, from `start` on (before it is recorded); no request
-	 * reaches the service's decision sooner than `fastestMs` after it starts.
-	 */
+	/** The earliest start the announced limits allow from `start` on (before it is recorded). */
 	earliestStart(start: number, now: number, fastestMs = 0): number {
 		if (!this.announced) return start;
 		const { limit, windowMs, starts } = this;
 		const perWindow = limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED;
 		if (perWindow) {
-			// At most `limit` requests in any window (a fixed window is one of them): the oldest must leave
-			// it. The service counts a request when it decides it, at the latest when it answers, and this one
-			// no sooner than the fastest answer came: an answered request counts from its answer (a first
-			// wave answered slowly is counted later than it started).
+			// At most `limit` in any window; an answered request counts from its answer less the fastest one.
 			const span = windowMs * (1 + WINDOW_MARGIN);
 			let free = starts.length >= limit ? starts[starts.length - limit] + span : -Infinity;
 			const room = limit - 1 - this.pending;

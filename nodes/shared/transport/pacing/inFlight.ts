@@ -1,7 +1,4 @@
-/**
- * A cap on requests in flight, read from the answers per level of requests in flight at each start: a
- * cap shows as an edge (accepted up to it, refused above), a rate limit does not. docs/pacing.md
- */
+/** A cap on requests in flight shows as an edge in the answers per level in flight. docs/pacing.md#a-cap-on-requests-in-flight */
 
 /** Levels counted; a start with more in flight counts at this level. */
 export const MAX_LEVEL = 64;
@@ -14,7 +11,7 @@ const LEVEL_CLEAN = 0.2;
 const REFUSED_ABOVE = 0.8;
 const MIN_REFUSED = 2;
 
-/** Answers per level of requests in flight at their start (index 1..MAX_LEVEL). */
+/** Answers per level in flight at their start (index 1..MAX_LEVEL). */
 export interface LevelCounts {
 	accepted: number[];
 	refused: number[];
@@ -32,10 +29,7 @@ export function countAnswer(levels: LevelCounts, inFlight: number, accepted: boo
 	(accepted ? levels.accepted : levels.refused)[level] += 1;
 }
 
-/**
- * The highest level L with (nearly) everything accepted up to it, at L itself too, and most of what
- * started above it refused (at least MIN_REFUSED). Undefined when the levels show no such edge.
- */
+/** The highest level with (nearly) everything accepted up to it and most of what started above refused. */
 export function inFlightCap(levels: LevelCounts): number | undefined {
 	let acceptedAbove = 0;
 	let refusedAbove = 0;
@@ -61,10 +55,8 @@ export function inFlightCap(levels: LevelCounts): number | undefined {
 }
 
 /**
- * The cap after one more answer: where the levels show an edge; without one, a known cap stays, raised
- * by one when the level above it (probed now and then) accepted nearly all of at least MIN_TO_RAISE
- * answers. Our count includes answers on their way back, so the level just above a real cap accepts
- * some probes: the cap's own level must be clean, a majority is not enough to move.
+ * The cap after one more answer: the edge; without one, a known cap stays, raised when the level above
+ * it accepted nearly all of MIN_TO_RAISE probes (answers on their way back let some above a real cap pass).
  */
 export function nextCap(levels: LevelCounts, cap: number | undefined): number | undefined {
 	const edge = inFlightCap(levels);
@@ -78,15 +70,10 @@ export function nextCap(levels: LevelCounts, cap: number | undefined): number | 
 
 /** A cap that keeps requests waiting is probed after this many of them: one more in flight. */
 const CAP_PROBE_EVERY = 500;
-const MAX_CAP_PROBE_EVERY = 10_000;
 
-/**
- * Admission of a run's requests: unbounded until the answers show a cap, then at most that many in
- * flight. A cap that keeps requests waiting is probed one above, after CAP_PROBE_EVERY of them, twice as
- * many after each refused probe.
- */
+/** Unbounded until the answers show a cap, then at most that many in flight, now and then one above. */
 export class InFlightGate {
-	/** Started and not released; the most allowed (the cap once known, plus a probe). */
+	/** Started and not released; the most allowed (the cap, plus a probe). */
 	private inFlight = 0;
 	private limit = Infinity;
 	private knownCap: number | undefined;
@@ -94,12 +81,12 @@ export class InFlightGate {
 	private readonly waiting: Array<(inFlight: number) => void> = [];
 	private admittedAfterWaiting = 0;
 	private probeEvery = CAP_PROBE_EVERY;
-	/** When the cap last changed: requests started before were not probes. */
+	/** Requests started before the cap last changed were not probes. */
 	private capSince = 0;
 
 	constructor(private readonly now: () => number) {}
 
-	/** Whether any admitted request is not released yet, or one waits for its place. */
+	/** Any request in flight or waiting for its place. */
 	get busy(): boolean {
 		return this.inFlight + this.waiting.length > 0;
 	}
@@ -108,7 +95,7 @@ export class InFlightGate {
 		return this.knownCap;
 	}
 
-	/** Calls `start` with the number in flight (itself included) at once, or when another is released. */
+	/** Calls `start` with the number in flight (itself included), at once or when another is released. */
 	admit(start: (inFlight: number) => void): void {
 		if (this.inFlight < this.limit) {
 			this.inFlight += 1;
@@ -116,13 +103,12 @@ export class InFlightGate {
 		} else this.waiting.push(start);
 	}
 
-	/** An admitted request is over, answered or not. */
 	release(): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.admitWaiting();
 	}
 
-	/** One answer (200s and 429s count) of a request started at `startedAt` with `inFlight` in flight. */
+	/** One answer (only 2xx and 429 count) of a request that started with `inFlight` in flight. */
 	learn(status: number, startedAt: number, inFlight: number): void {
 		if (status !== 429 && status >= 300) return;
 		countAnswer(this.levels, inFlight, status !== 429);
@@ -132,7 +118,7 @@ export class InFlightGate {
 			const probe = startedAt >= this.capSince;
 			if (status === 429 && cap !== undefined && inFlight > cap && probe) {
 				this.limit = cap;
-				this.probeEvery = Math.min(MAX_CAP_PROBE_EVERY, this.probeEvery * 2);
+				this.probeEvery *= 2;
 			}
 			return;
 		}

@@ -1,34 +1,28 @@
 import { remember } from './announcedLimits';
 
 /** The slowest pace: one start per this many ms, so a storm never stalls the run. */
-export const MAX_INTERVAL_MS = 2_000;
+export const MAX_START_GAP_MS = 2_000;
 const DECREASE_MAX = 0.9;
 const DECREASE_MIN = 0.25;
-/** The share of the in-flight requests' acceptance trusted as the service's rate. */
 const SHARE_MARGIN = 0.9;
-/** Per second of successes: the rate's growth up to what the service was seen to accept, and above it. */
+/** Per second of successes: growth up to what the service was seen to accept, then a probe above it. */
 const GROWTH_PER_SECOND = 0.1;
 const PROBE_PER_SECOND = 0.01;
 const MAX_PROBE_PER_SECOND = 0.2;
 const PROBE_DOUBLING_MS = 1000;
-/** The accepted requests of this last span show the service's rate; a little less of it is trusted. */
+/** What the service accepted over the last HORIZON_MS, a little less of it trusted. */
 const HORIZON_MS = 1000;
 const SEEN_MARGIN = 0.95;
 
-/**
- * The service's rate as the answers show it: Infinity until the first 429 event, then what it accepted
- * (the last second, then the share of the event's cohort), raised again by successes. docs/pacing.md
- */
+/** The service's rate as the answers show it, per 429 event and its cohort. docs/pacing.md#the-pace */
 export class RateEstimate {
 	/** Requests per second; Infinity until the first 429. */
 	rate = Infinity;
-	/** The rate at the last 429 event, and what the service was seen to accept then. */
 	private failedRate = Infinity;
 	private learnedRate = Infinity;
 	private lastEventAt: number | undefined;
 	private firstStartAt: number | undefined;
 	private lastIncreaseAt = 0;
-	/** Starts reserved since the last event. */
 	private starts = 0;
 	/** Requests that started up to `to` were reserved before the last slowdown, at the old pace. */
 	private cohort = { from: 0, to: -Infinity, answered: 0, accepted: 0, floor: 0 };
@@ -39,37 +33,30 @@ export class RateEstimate {
 		this.starts += 1;
 	}
 
-	/** A start recorded that did not happen (its turn was given up). */
 	forgetStart(): void {
 		this.starts = Math.max(0, this.starts - 1);
 	}
 
-	/** Whether a request started after the last event was acted on (else it went at the old pace). */
+	/** Started after the last event was acted on (else at the old pace: the same news). */
 	isFresh(startedAt: number): boolean {
 		return startedAt > this.cohort.to;
 	}
 
-	/** A 429 or a success of a request in flight at the last event counts towards its cohort's share. */
+	/** An answer of a request in flight at the last event counts towards its cohort's share. */
 	countAnswer(startedAt: number, accepted: boolean): void {
 		if (!this.isFresh(startedAt) && startedAt > this.cohort.from) this.countCohort(accepted);
 	}
 
-	/** Requests started up to `to` went at the old pace. */
 	extendCohort(to: number): void {
 		this.cohort.to = Math.max(this.cohort.to, to);
 	}
 
-	/**
-	 * A success: remembered, and (when fresh) the rate grows with the time since it last grew
-	 * or the starts were last held.
-	 */
+	/** A success: when fresh, the rate grows with the time since it last grew or the starts were held. */
 	onAccepted(startedAt: number, now: number, fresh: boolean, heldUntil: number): void {
 		remember(this.acceptedStarts, startedAt);
 		if (this.rate === Infinity || !fresh) return;
 		const seconds = Math.min(1, Math.max(0, now - Math.max(this.lastIncreaseAt, heldUntil)) / 1000);
-		// Quickly back up to what the service was seen to accept, then a probe above it that grows the longer
-		// the service accepts everything (doubling every PROBE_DOUBLING_MS without a 429, up to 20%/s): an
-		// estimate taken too low, early in a run, does not stay.
+		// An estimate taken too low early in a run does not stay: the probe doubles while nothing is refused.
 		const quiet = Math.max(0, now - (this.lastEventAt ?? now));
 		const probe = Math.min(
 			MAX_PROBE_PER_SECOND,
@@ -80,14 +67,10 @@ export class RateEstimate {
 		this.lastIncreaseAt = now;
 	}
 
-	/**
-	 * One decrease per 429 event, never below `floor` (requests per second); the requests started up to
-	 * `lastReservedStart` form its cohort.
-	 */
-	slowDown(now: number, latencyMs: number, lastReservedStart: number, floor = 0): void {
+	/** One decrease per 429 event; the requests started up to `lastReservedStart` form its cohort. */
+	slowDown(now: number, latencyMs: number, lastReservedStart: number): void {
 		const seconds = Math.max(0.001, (now - (this.lastEventAt ?? this.firstStartAt ?? now)) / 1000);
 		const current = this.rate !== Infinity ? this.rate : this.starts / seconds;
-		// What the service accepted over the last horizon: a window's whole quota, a bucket's refill.
 		const seen = this.acceptedSince(now - HORIZON_MS) / (HORIZON_MS / 1000);
 		const decreased = Math.min(
 			current * DECREASE_MAX,
@@ -95,7 +78,7 @@ export class RateEstimate {
 		);
 		this.failedRate = current;
 		this.learnedRate = seen * SEEN_MARGIN;
-		this.rate = Math.max(1000 / MAX_INTERVAL_MS, Math.min(current, floor), decreased);
+		this.rate = Math.max(1000 / MAX_START_GAP_MS, decreased);
 		this.lastEventAt = this.lastIncreaseAt = now;
 		this.cohort = {
 			from: now - 2 * latencyMs,
@@ -107,7 +90,6 @@ export class RateEstimate {
 		this.starts = 0;
 	}
 
-	/** Accepted requests that started from `from` on. */
 	private acceptedSince(from: number): number {
 		let count = 0;
 		for (let i = this.acceptedStarts.length - 1; i >= 0 && this.acceptedStarts[i] >= from; i--)
@@ -115,7 +97,7 @@ export class RateEstimate {
 		return count;
 	}
 
-	/** The requests in flight at the event: the share of them accepted is the share of the pace the service takes. */
+	/** The share of the event's cohort accepted is the share of the pace the service takes. */
 	private countCohort(accepted: boolean): void {
 		const cohort = this.cohort;
 		cohort.answered += 1;
