@@ -767,7 +767,57 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		expect(admit('e')).toBeUndefined();
 		expect(events).toEqual(['a 1', 'b 2', 'c 3', 'd 2', 'e 1']);
 	});
-	test('a wave after answers that found the quota full stops at the announced remaining', () => {
+	test('a bucket whose burst is below its rate × the round trip: answers that keep finding the quota full let one more go beyond it; one that finds it spent halves that', () => {
+		const { clock, pacer, admit } = requests();
+		const bucket = (remaining) => ({ ...quota(remaining), 'x-ratelimit-limit': '2' });
+		const answer = (startedAt, remaining, status = 200) => {
+			clock.now += 1;
+			pacer.onResponse({ status, headers: bucket(remaining), startedAt, inFlight: 1 });
+			pacer.release();
+		};
+		for (const name of ['a', 'b', 'c']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		answer(NOW, 1); // a found the quota full (1 of 2 left after itself): refill may be going to waste
+		expect(admit('d')).toBeDefined(); // b and c were sent after a: its 1 is spent, d is held
+		answer(NOW + 1, 1); // b found it full again, though a took one: one more may go beyond it
+		expect(admit('d')).toBeUndefined();
+		answer(NOW + 2, 0); // c found it spent: none beyond it any more
+		expect(admit('e')).toBeDefined();
+	});
+	test('a quota of 1 is never read as full (its one place taken reads as spent): nothing goes beyond it', () => {
+		const { clock, pacer, admit } = requests();
+		const single = { ...quota(0), 'x-ratelimit-limit': '1' };
+		for (const name of ['a', 'b', 'c', 'd']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		for (const i of [0, 1, 2]) {
+			pacer.onResponse({ status: 200, headers: single, startedAt: NOW + i, inFlight: 1 });
+			pacer.release();
+		}
+		expect(admit('e')).toBeDefined(); // d in flight, the quota spent: the next is held
+	});
+	test('a 429 ends the requests let go beyond a bare quota', () => {
+		const { clock, pacer, admit } = requests();
+		const bucket = (remaining) => ({ ...quota(remaining), 'x-ratelimit-limit': '2' });
+		for (const name of ['a', 'b', 'c', 'd', 'e']) (admit(name), (clock.now += 1));
+		clock.now += 30;
+		for (const [i, status] of [
+			[0, 200],
+			[1, 200],
+			[2, 200],
+			[3, 429],
+		]) {
+			pacer.onResponse({
+				status,
+				headers: bucket(status === 429 ? 0 : 1),
+				startedAt: NOW + i,
+				inFlight: 1,
+			});
+			pacer.release();
+		}
+		// Found full three times: two beyond it, e in flight; after the 429 none: the next is held.
+		expect(admit('f')).toBeDefined();
+	});
+	test('answers finding the quota full while the count held nothing back let nothing go beyond it: a later wave stops at the announced remaining', () => {
 		const { clock, pacer, events, admit } = requests();
 		// One request at a time for a while: every answer finds the quota full (9 of 10 after itself).
 		for (let i = 0; i < 50; i++) {

@@ -35,6 +35,12 @@ export class AnnouncedLimits {
 	private readonly accepted: number[] = [];
 	/** Starts reserved and not over yet. */
 	private pending = 0;
+	/**
+	 * Requests let go beyond a bare quota's `remaining`: one more per answer that finds it full again while the
+	 * count held requests back (a bucket refilling faster than a round trip), halved by one that finds it spent.
+	 */
+	private beyondQuota = 0;
+	private lastFoundFull = false;
 	private firstAnnounced: number | undefined;
 
 	recordStart(start: number): void {
@@ -56,7 +62,7 @@ export class AnnouncedLimits {
 		if (!announced || this.windowMs !== undefined || now >= announced.resetAt) return Infinity;
 		// One sent in the same millisecond as the announcing request counts as after it: the safe side.
 		const sentSince = Math.max(0, countAfter(this.sent, announced.startedAt, true) - 1);
-		return Math.max(0, Math.floor(announced.remaining - sentSince));
+		return Math.max(0, Math.floor(announced.remaining + this.beyondQuota - sentSince));
 	}
 
 	/** Started before the service first named its limits, which govern the run now (the first wave). */
@@ -87,12 +93,32 @@ export class AnnouncedLimits {
 	): void {
 		const accepted = status < 300;
 		if (accepted) remember(this.accepted, now);
+		if (status === 429) this.endBeyondQuota();
 		const state = parseRateLimitHeaders(headers, now);
 		if (!state || (this.announced && startedAt < this.announced.startedAt)) return;
 		this.firstAnnounced ??= now;
-		if (state.limit !== undefined) this.limit = state.limit;
+		if (state.limit !== undefined && state.limit !== this.limit) {
+			this.limit = state.limit;
+			this.endBeyondQuota();
+		}
 		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
+		// Read before the count moves: whether it let nothing more go just before this answer.
+		if (accepted && this.windowMs === undefined)
+			this.learnBeyondQuota(state.remaining, this.freeStarts(now) < 1);
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
+	}
+
+	private learnBeyondQuota(remaining: number, binding: boolean): void {
+		// With a limit of 1, full (its one place taken by this request) reads as spent: nothing is learnt.
+		const full = this.limit !== undefined && this.limit > 1 && remaining >= this.limit - 1;
+		if (full && this.lastFoundFull && binding) this.beyondQuota += 1;
+		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
+		this.lastFoundFull = full;
+	}
+
+	private endBeyondQuota(): void {
+		this.beyondQuota = 0;
+		this.lastFoundFull = false;
 	}
 
 	/** The earliest start the announced limits allow from `start` on (before it is recorded). */
