@@ -65,6 +65,7 @@ function networkErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+/** A 2xx's body as the call expects it: JSON, an object, a list or a record. */
 export function checkAnswer(
 	response: RawResponse,
 	expect: ExpectedAnswer | undefined,
@@ -73,41 +74,36 @@ export function checkAnswer(
 	if (expect === 'none') return {};
 	const text =
 		typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
+	const unexpected = (cause: string, message: string, returned: string) =>
+		apiError(
+			context,
+			{ message: cause },
+			{
+				message: `The Messaging service answered ${message}`,
+				description: `${context.where} returned ${returned}: ${describeBody(text)}`,
+				httpCode: String(response.statusCode),
+			},
+		);
 	let parsed: unknown;
 	try {
 		parsed = text.trim() === '' ? undefined : JSON.parse(text);
 		if (parsed !== undefined && (parsed === null || typeof parsed !== 'object')) throw new Error();
 	} catch {
-		throw apiError(
-			context,
-			{ message: 'Response is not JSON' },
-			{
-				message: 'The Messaging service answered with something that is not JSON',
-				description: `${context.where} returned status ${response.statusCode}: ${describeBody(text)}`,
-				httpCode: String(response.statusCode),
-			},
+		throw unexpected(
+			'Response is not JSON',
+			'with something that is not JSON',
+			`status ${response.statusCode}`,
 		);
 	}
-	const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
-	const answer = (isObject ? parsed : undefined) as IDataObject | undefined;
+	const answer = (Array.isArray(parsed) ? undefined : parsed) as IDataObject | undefined;
 	let problem: string | undefined;
 	if (expect === 'list' && !Array.isArray(answer?.data)) problem = 'a list without a "data" array';
 	else if (
 		expect === 'record' &&
 		(answer?.id === undefined || answer.id === null || answer.id === '')
-	) {
+	)
 		problem = 'something that is not a record (no "id")';
-	} else if (Array.isArray(parsed)) problem = 'a bare array';
-	if (problem) {
-		throw apiError(
-			context,
-			{ message: 'unexpected answer' },
-			{
-				message: `The Messaging service answered ${problem}`,
-				description: `${context.where} returned ${response.statusCode}: ${describeBody(text)}`,
-				httpCode: String(response.statusCode),
-			},
-		);
-	}
+	else if (Array.isArray(parsed)) problem = 'a bare array';
+	if (problem) throw unexpected('unexpected answer', problem, String(response.statusCode));
 	return answer ?? {};
 }
