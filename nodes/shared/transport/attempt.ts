@@ -1,9 +1,5 @@
 /** One HTTP request through n8n's authenticated client, bounded in time. */
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './credentials';
@@ -50,7 +46,6 @@ export async function attempt(
 	context: RequestContext,
 	httpOptions: IHttpRequestOptions,
 	credentials: ICredentialsDecrypted,
-	data: ICredentialDataDecryptedObject,
 	timeoutMs: number,
 ): Promise<AttemptResult> {
 	const request = context.helpers.httpRequestWithAuthentication
@@ -58,7 +53,7 @@ export async function attempt(
 			context,
 			CREDENTIAL_TYPE,
 			{ ...httpOptions, headers: { ...httpOptions.headers } },
-			{ credentialsDecrypted: { ...credentials, data: { ...data } } },
+			{ credentialsDecrypted: { ...credentials, data: { ...credentials.data } } },
 		)
 		.then(
 			(response): AttemptResult => ({ response: countedAs(response as RawResponse) }),

@@ -61,7 +61,7 @@ export async function messagingApiRequest(
 		try {
 			signal?.throwIfAborted();
 			const timeoutMs = attemptTimeoutMs(built.errorContext.timeoutMs, options);
-			result = await attempt(this, built.httpOptions, built.credentials, built.data, timeoutMs);
+			result = await attempt(this, built.httpOptions, built.credentials, timeoutMs);
 		} finally {
 			const answered = result && 'response' in result ? result.response : undefined;
 			turn.release(answered && { status: answered.statusCode, ...answered });
@@ -112,16 +112,15 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 	const data = await credentialData.call(context);
 	const secrets = secretsOf(data);
 	const node = context.getNode();
+	const invalid = (cause: string, message: string, description?: string) =>
+		apiError({ node, itemIndex, secrets }, { message: cause }, { message, description });
 	const baseUrl = normalizeBaseUrl(String(data.baseUrl ?? ''));
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) {
-		throw apiError(
-			{ node, itemIndex, secrets },
-			{ message: 'invalid Base URL' },
-			{
-				message: `The Base URL of the Messaging API credential ${problem}`,
-				description: 'Open the credential and correct its Base URL.',
-			},
+		throw invalid(
+			'invalid Base URL',
+			`The Base URL of the Messaging API credential ${problem}`,
+			'Open the credential and correct its Base URL.',
 		);
 	}
 	let url: string;
@@ -130,11 +129,7 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		url = buildUrl(baseUrl, request);
 		where = `${request.method} ${requestPath(request.path)}`;
 	} catch (error) {
-		throw apiError(
-			{ node, itemIndex, secrets },
-			{ message: 'invalid path' },
-			{ message: (error as Error).message },
-		);
+		throw invalid('invalid path', (error as Error).message);
 	}
 	const credentials: ICredentialsDecrypted = {
 		id: node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE,
@@ -142,21 +137,11 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		type: CREDENTIAL_TYPE,
 		data,
 	};
-	const errorContext = {
-		node,
-		where,
-		method: request.method,
-		baseUrl,
-		itemIndex,
-		timeoutMs,
-		secrets,
-	};
 	return {
 		url,
-		data,
 		credentials,
 		httpOptions: buildHttpOptions(request, url, timeoutMs),
-		errorContext,
+		errorContext: { node, where, method: request.method, baseUrl, itemIndex, timeoutMs, secrets },
 	};
 }
 
