@@ -15,7 +15,7 @@ export function remember(list: number[], value: number): void {
 }
 
 /** How many of the times in `list` (oldest first) are after `time` (or at it, `inclusive`). */
-function countAfter(list: number[], time: number, inclusive = false): number {
+export function countAfter(list: number[], time: number, inclusive = false): number {
 	let count = 0;
 	for (let i = list.length - 1; i >= 0 && (list[i] > time || (inclusive && list[i] === time)); i--)
 		count++;

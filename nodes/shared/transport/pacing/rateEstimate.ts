@@ -1,4 +1,4 @@
-import { remember } from './announcedLimits';
+import { countAfter, remember } from './announcedLimits';
 
 /** The slowest pace: one start per this many ms, so a storm never stalls the run. */
 export const MAX_START_GAP_MS = 2_000;
@@ -71,7 +71,7 @@ export class RateEstimate {
 	slowDown(now: number, latencyMs: number, lastReservedStart: number): void {
 		const seconds = Math.max(0.001, (now - (this.lastEventAt ?? this.firstStartAt ?? now)) / 1000);
 		const current = this.rate !== Infinity ? this.rate : this.starts / seconds;
-		const seen = this.acceptedSince(now - HORIZON_MS) / (HORIZON_MS / 1000);
+		const seen = countAfter(this.acceptedStarts, now - HORIZON_MS, true) / (HORIZON_MS / 1000);
 		const decreased = Math.min(
 			current * DECREASE_MAX,
 			Math.max(current * DECREASE_MIN, seen * SEEN_MARGIN),
@@ -88,13 +88,6 @@ export class RateEstimate {
 			floor: this.rate,
 		};
 		this.starts = 0;
-	}
-
-	private acceptedSince(from: number): number {
-		let count = 0;
-		for (let i = this.acceptedStarts.length - 1; i >= 0 && this.acceptedStarts[i] >= from; i--)
-			count++;
-		return count;
 	}
 
 	/** The share of the event's cohort accepted is the share of the pace the service takes. */
