@@ -167,18 +167,11 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 	const policyField = headerValue(headers, 'ratelimit-policy');
 	const listed = policyField !== undefined ? listItems(policyField) : [];
 	const combined = headerValue(headers, 'ratelimit');
-	const forms = [
-		() => (combined !== undefined ? combinedForm(combined, listed, clock) : undefined),
-		...FIELD_FORMS.map(
-			([prefix, suffix]) =>
-				() =>
-					fieldsForm(headers, prefix, suffix, clock),
-		),
-	];
-	let reported: Reported | undefined;
-	for (const form of forms) {
-		reported = form();
-		if (reported?.remaining !== undefined && reported.resetMs !== undefined) break;
+	const complete = (form?: Reported) => form?.remaining !== undefined && form.resetMs !== undefined;
+	let reported = combined !== undefined ? combinedForm(combined, listed, clock) : undefined;
+	for (const [prefix, suffix] of FIELD_FORMS) {
+		if (complete(reported)) break;
+		reported = fieldsForm(headers, prefix, suffix, clock);
 	}
 	if (reported?.remaining === undefined || reported.resetMs === undefined) return undefined;
 	const { remaining, resetMs, name } = reported;
