@@ -29,16 +29,14 @@ export function countAnswer(levels: LevelCounts, inFlight: number, accepted: boo
 	(accepted ? levels.accepted : levels.refused)[level] += 1;
 }
 
+const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
+
 /** The highest level with (nearly) everything accepted up to it and most of what started above refused. */
 export function inFlightCap(levels: LevelCounts): number | undefined {
 	let acceptedAbove = 0;
 	let refusedAbove = 0;
-	let acceptedBelow = 0;
-	let refusedBelow = 0;
-	for (let level = 1; level <= MAX_LEVEL; level++) {
-		acceptedBelow += levels.accepted[level];
-		refusedBelow += levels.refused[level];
-	}
+	let acceptedBelow = sum(levels.accepted);
+	let refusedBelow = sum(levels.refused);
 	for (let cap = MAX_LEVEL - 1; cap >= 1; cap--) {
 		acceptedAbove += levels.accepted[cap + 1];
 		refusedAbove += levels.refused[cap + 1];
