@@ -40,7 +40,6 @@ export async function messagingApiRequest(
 ): Promise<IDataObject> {
 	const policy = options.retry ?? transportDefaults.retry;
 	const built = await build(this, request, options);
-	const { where, node, itemIndex, secrets } = built.errorContext;
 	const pacer = options.pacer ?? new Pacer();
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const attempts: Attempts = { failures: 0, rateLimited: 0, waitedMs: 0 };
@@ -70,7 +69,7 @@ export async function messagingApiRequest(
 
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			options.onServiceTime?.(serviceNow(response.headers, Date.now()));
-			return checkAnswer(response, options.expect, { node, itemIndex, secrets, where });
+			return checkAnswer(response, options.expect, built.errorContext);
 		}
 		// An earlier attempt, cut off before its answer, did delete it.
 		if (response?.statusCode === 404 && request.method === 'DELETE' && droppedBefore) return {};
@@ -98,7 +97,7 @@ export async function messagingApiRequest(
 			throw error;
 		}
 		this.logger?.debug(
-			`Messaging: ${where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
+			`Messaging: ${built.errorContext.where} failed (${failure.status ?? failure.code ?? failure.kind}), retrying in ${decision.delayMs} ms`,
 		);
 		attempts.waitedMs += decision.delayMs;
 		await waitToRetry(decision.delayMs, rateLimited ? options.lane : undefined, signal);

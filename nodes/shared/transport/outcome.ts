@@ -1,7 +1,7 @@
 /** Pure: what one attempt came to, a failure classified for the retry decision, a 2xx checked. */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { apiError, describeBody } from './errors';
+import { apiError, describeBody, type ErrorContext } from './errors';
 import { refusalStatus, spentQuotaResetAt } from './headers/rateLimitHeaders';
 import type { Failure } from './retry';
 import { retryHintMs } from './headers/retryAfter';
@@ -69,7 +69,7 @@ function networkErrorCode(error: unknown): string | undefined {
 export function checkAnswer(
 	response: RawResponse,
 	expect: ExpectedAnswer | undefined,
-	context: { node: INode; itemIndex?: number; secrets: string[]; where: string },
+	context: Pick<ErrorContext, 'node' | 'itemIndex' | 'secrets' | 'where'>,
 ): IDataObject {
 	if (expect === 'none') return {};
 	const text =
