@@ -190,9 +190,9 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 /** A 403 with nothing remaining or a Retry-After (GitHub's limits) counts as a 429. */
 export function refusalStatus(status: number, headers: HeaderBag, now: number): number {
 	if (status !== 403) return status;
-	const asksToWait =
-		headerValue(headers, 'retry-after') !== undefined ||
-		headerValue(headers, 'retry-after-ms') !== undefined;
+	const asksToWait = ['retry-after', 'retry-after-ms'].some(
+		(name) => headerValue(headers, name) !== undefined,
+	);
 	const spent =
 		parseRateLimitHeaders(headers, now)?.remaining === 0 ||
 		FIELD_FORMS.some(
