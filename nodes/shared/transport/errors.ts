@@ -166,7 +166,6 @@ export function requestError(
 ): MessagingApiError {
 	const { where, baseUrl, attempts, retryable, method } = details;
 	const tries = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
-	const mayHaveBeenProcessed = method === 'POST';
 	const cause = { message: failure.code ?? failure.message ?? 'request failed' };
 	switch (failure.kind) {
 		case 'other':
@@ -198,32 +197,31 @@ export function requestError(
 	}
 	const status = failure.status!;
 	const serviceText = serviceErrorText(body);
-	const describe = (text: string) => `${text}${serviceText ? `: ${serviceText}` : ''}`;
-	let message: string;
-	let refusal: RefusalKind | undefined;
+	const reason = serviceText ? `: ${serviceText}` : '';
 	// A body in no shape we read still says something: its start goes in the description.
 	const bodyText =
 		serviceText ?? (body === undefined || body === '' ? undefined : describeBody(body));
 	let description = `${where} returned ${details.sentStatus ?? status}${bodyText ? `: ${bodyText}` : ''}`;
+	const quotaResetAt = status === 429 ? failure.quotaResetAt : undefined;
+	const refusal: RefusalKind | undefined =
+		status !== 429 ? undefined : quotaResetAt !== undefined ? 'quota' : 'rate-limit';
+	let message = `The Messaging service rejected the request (${status})${reason}`;
 	if (status >= 300 && status < 400) {
 		message = `The Messaging service redirected the request (${status}) to ${details.location ?? 'another address'}`;
 		description = `${where} returned ${status}. Redirects are not followed, so the access token never leaves the Base URL's origin and a write is never turned into a read. Check the Base URL of the credential (http or https, host, path).`;
-	} else if (status === 401) {
+	} else if (status === 401)
 		message = 'Authentication failed: check the access token of the Messaging API credential';
-	} else if (status === 403) message = describe('The access token is not allowed to do this');
-	else if (status === 404) message = describe('Not found');
-	else if (status === 429 && failure.quotaResetAt !== undefined) {
-		refusal = 'quota';
-		const minutes = Math.ceil((failure.quotaResetAt - Date.now()) / 60_000);
-		message = `The Messaging service's rate limit quota is spent until ${new Date(failure.quotaResetAt).toISOString()} (in ${minutes} min)`;
+	else if (status === 403) message = `The access token is not allowed to do this${reason}`;
+	else if (status === 404) message = `Not found${reason}`;
+	else if (quotaResetAt !== undefined) {
+		const minutes = Math.ceil((quotaResetAt - Date.now()) / 60_000);
+		message = `The Messaging service's rate limit quota is spent until ${new Date(quotaResetAt).toISOString()} (in ${minutes} min)`;
 		description = `${description}. A request waits at most ${MAX_WAIT_PER_RETRY_MS / 1000} s for a rate limit, so it was not repeated; run it again after the quota resets.`;
-	} else if (status === 429) {
-		refusal = 'rate-limit';
-		message = `The Messaging service is rate limiting requests${tries}`;
-	} else if (status >= 500) {
-		message = describe(`The Messaging service failed (${status})`) + tries;
-		if (mayHaveBeenProcessed) description = `${description}. ${MAYBE_PROCESSED}`;
-	} else message = describe(`The Messaging service rejected the request (${status})`);
+	} else if (status === 429) message = `The Messaging service is rate limiting requests${tries}`;
+	else if (status >= 500) {
+		message = `The Messaging service failed (${status})${reason}${tries}`;
+		if (method === 'POST') description = `${description}. ${MAYBE_PROCESSED}`;
+	}
 	return apiError(
 		details,
 		{ message: serviceText ?? `HTTP ${status}`, status },
