@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './credentials';
 import { encodeForm } from './form';
-import { countedAs, type AttemptResult, type RawResponse } from './outcome';
+import { countedAs, networkFailure, type AttemptResult, type RawResponse } from './outcome';
 import type { ApiRequest, RequestContext } from './types';
 
 /** How much longer than the idle timeout a whole attempt may take. */
@@ -57,12 +57,12 @@ export async function attempt(
 		)
 		.then(
 			(response): AttemptResult => ({ response: countedAs(response as RawResponse) }),
-			(error: unknown): AttemptResult => ({ error, timedOut: false }),
+			(error: unknown): AttemptResult => ({ failure: networkFailure(error) }),
 		);
 	const answered = new AbortController();
 	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, answered.signal).then(
-		(): AttemptResult => ({ error: undefined, timedOut: true }),
-		(): AttemptResult => ({ error: undefined, timedOut: false }), // cleared: the request ended first
+		(): AttemptResult => ({ failure: { kind: 'timeout', code: 'ETIMEDOUT' } }),
+		(): AttemptResult => ({ failure: { kind: 'other' } }), // cleared: the request ended first
 	);
 	try {
 		return await Promise.race([request, deadline]);

@@ -5,7 +5,7 @@ import { sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, requestError, runRefusedError } from './errors';
 import { attempt, buildHttpOptions } from './attempt';
-import { checkAnswer, failureOf, type AttemptResult } from './outcome';
+import { checkAnswer, statusFailure, type AttemptResult } from './outcome';
 import { secretsOf } from './redact';
 import {
 	decideRetry,
@@ -73,7 +73,7 @@ export async function messagingApiRequest(
 		}
 		// An earlier attempt, cut off before its answer, did delete it.
 		if (response?.statusCode === 404 && request.method === 'DELETE' && droppedBefore) return {};
-		const failure = failureOf(result);
+		const failure = 'failure' in result ? result.failure : statusFailure(result.response);
 		droppedBefore ||= failure.kind === 'dropped' || failure.kind === 'timeout';
 		const rateLimited = failure.status === 429;
 		const decision = withinDeadline(

@@ -16,7 +16,8 @@ export interface RawResponse {
 	sentStatus?: number;
 }
 
-export type AttemptResult = { response: RawResponse } | { error: unknown; timedOut: boolean };
+/** An answer (any status), or the failure of a request that got none. */
+export type AttemptResult = { response: RawResponse } | { failure: Failure };
 
 export function countedAs(response: RawResponse): RawResponse {
 	const status = refusalStatus(response.statusCode, response.headers, Date.now());
@@ -28,23 +29,23 @@ export function countedAs(response: RawResponse): RawResponse {
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 const TIMEOUT_CODES = ['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_REQUEST_TIMEOUT'];
 
-export function failureOf(outcome: AttemptResult): Failure {
-	if ('response' in outcome) {
-		const { response } = outcome;
-		// Only a 429's body is read for a wait: a 5xx body's numbers were not written for this.
-		const hintBody = response.statusCode === 429 ? response.body : undefined;
-		return {
-			kind: 'status',
-			status: response.statusCode,
-			retryAfterMs: retryHintMs(response.headers, hintBody, Date.now()),
-			askedWaitMs: retryHintMs(response.headers, hintBody, Date.now(), Infinity),
-			quotaResetAt:
-				response.statusCode === 429 ? spentQuotaResetAt(response.headers, Date.now()) : undefined,
-		};
-	}
-	if (outcome.timedOut) return { kind: 'timeout', code: 'ETIMEDOUT' };
-	const code = networkErrorCode(outcome.error);
-	const message = (outcome.error as Error | undefined)?.message;
+/** Only a 429's body is read for a wait: a 5xx body's numbers were not written for this. */
+export function statusFailure(response: RawResponse): Failure {
+	const hintBody = response.statusCode === 429 ? response.body : undefined;
+	return {
+		kind: 'status',
+		status: response.statusCode,
+		retryAfterMs: retryHintMs(response.headers, hintBody, Date.now()),
+		askedWaitMs: retryHintMs(response.headers, hintBody, Date.now(), Infinity),
+		quotaResetAt:
+			response.statusCode === 429 ? spentQuotaResetAt(response.headers, Date.now()) : undefined,
+	};
+}
+
+/** A request that got no answer, by the network error's code. */
+export function networkFailure(error: unknown): Failure {
+	const code = networkErrorCode(error);
+	const message = (error as Error | undefined)?.message;
 	if (!code) return { kind: 'other', message };
 	if (TIMEOUT_CODES.includes(code)) return { kind: 'timeout', code, message };
 	if (UNREACHABLE_CODES.includes(code)) return { kind: 'unreachable', code, message };
