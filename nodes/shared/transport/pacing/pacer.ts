@@ -4,7 +4,7 @@ import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from '../retry';
 import { MAX_START_GAP_MS, RateEstimate } from './rateEstimate';
-import { MAX_WAIT_PER_RETRY_MS, retryHintMs } from '../headers/retryAfter';
+import { retryHintMs } from '../headers/retryAfter';
 
 /** The pace shared by the requests of one node run, taken as one handle (acquire → release). docs/pacing.md */
 
@@ -232,11 +232,9 @@ export class Pacer {
 			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
 			// A first wave, sent before the service named the limits that now keep the run under them.
 			if (this.announcedLimits.sentBlind(info.startedAt, now)) return;
-			const asked = Math.min(
-				MAX_WAIT_PER_RETRY_MS,
+			const asked =
 				retryHintMs(info.headers, info.body, now) ??
-					Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1)),
-			);
+				Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1));
 			// A probe refused again, with no success between, meets a wall: the pace stays, the pause grows.
 			const wall = this.eventsWithoutSuccess > 0;
 			if (!wall) this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
