@@ -11,6 +11,20 @@ export type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUni
 /** Simplify's `from_me` is told by `own`, the account's contact where known. */
 export type MessageOutputSettings = OutputSettings & { simplify?: boolean; own?: string };
 
+/** Event and burst records are items already: redeliveries emit them as they are, not shaped again. */
+const shapedRecords = new WeakSet<object>();
+
+/**
+ * An event's item as the record the ledger's redelivery emits again: the item itself, with the key as a
+ * hidden `id` (a redelivery names what it emits by id; the item shows no such field).
+ */
+export function asRecord(key: string, item: INodeExecutionData): TriggerMessage {
+	const record = { ...item.json } as unknown as TriggerMessage;
+	Object.defineProperty(record, 'id', { value: key, enumerable: false });
+	shapedRecords.add(record);
+	return record;
+}
+
 export function messageItems(
 	messages: TriggerMessage[],
 	settings: MessageOutputSettings,
@@ -20,14 +34,9 @@ export function messageItems(
 		const files = attachmentOutput(message);
 		return {
 			json: {
-				...(settings.simplify
-					? (simplifyMessage(message, {
-							unit: settings.unitSetting,
-							own: settings.own ? [settings.own] : [],
-						}) as IDataObject)
-					: settings.isoTimestamps
-						? withIsoTimestamps(message as IDataObject, settings.unitSetting)
-						: (message as IDataObject)),
+				...(shapedRecords.has(message)
+					? (message as IDataObject)
+					: messageRecord(message, settings)),
 				...files.json,
 				...extra,
 			},
@@ -59,15 +68,24 @@ function record(value: object, settings: OutputSettings): IDataObject {
 		: (value as IDataObject);
 }
 
+/** A message as every item carries it: simplified when Simplify is on, wherever it sits in the item. */
+function messageRecord(message: object, settings: MessageOutputSettings): IDataObject {
+	if (!settings.simplify) return record(message, settings);
+	return simplifyMessage(message as TriggerMessage, {
+		unit: settings.unitSetting,
+		own: settings.own ? [settings.own] : [],
+	}) as IDataObject;
+}
+
 /** An event's item: `{ event, message | conversation, before?, after?, reaction?, reactor? }` (see docs/trigger-events.md). */
 export function eventItem(
 	event: string,
 	fields: { message?: object; conversation?: object } & IDataObject,
-	settings: OutputSettings,
+	settings: MessageOutputSettings,
 	extra: IDataObject = {},
 ): INodeExecutionData {
 	const json: IDataObject = { event, ...fields };
-	if (fields.message) json.message = record(fields.message, settings);
+	if (fields.message) json.message = messageRecord(fields.message, settings);
 	if (fields.conversation) json.conversation = record(fields.conversation, settings);
 	return { json: { ...json, ...extra } };
 }
@@ -75,7 +93,7 @@ export function eventItem(
 /** A grouped burst's one item: its messages in order, their texts joined, the first and last ids. */
 export function burstItem(
 	messages: TriggerMessage[],
-	settings: OutputSettings,
+	settings: MessageOutputSettings,
 	extra: IDataObject = {},
 ): INodeExecutionData {
 	const first = messages[0];
@@ -89,7 +107,7 @@ export function burstItem(
 			count: messages.length,
 			firstMessageId: first.id,
 			lastMessageId: last.id,
-			messages: messages.map((m) => record(m, settings)),
+			messages: messages.map((m) => messageRecord(m, settings)),
 		},
 		settings,
 		extra,

@@ -13,6 +13,7 @@ import { watchChanges, type ChangeKind } from './events/watch';
 import type { Listing } from './listing';
 import { orderAfter, orderShown } from './listOrder';
 import {
+	asRecord,
 	burstItem,
 	eventItem,
 	gapWarning,
@@ -189,16 +190,6 @@ export interface Plan {
 function serviceNow(listing: Listing, settings: PlanSettings): number {
 	const unit = serviceUnit(settings.unitSetting, listing.from, listing.listed);
 	return fromMilliseconds(listing.serviceTimeMs ?? settings.nowMs, unit ?? 'seconds');
-}
-
-/**
- * An event's item as the record the ledger's redelivery emits again: the item itself, with the key as a
- * hidden `id` (a redelivery names what it emits by id; the item shows no such field).
- */
-export function asRecord(key: string, item: INodeExecutionData): TriggerMessage {
-	const record = { ...item.json } as unknown as TriggerMessage;
-	Object.defineProperty(record, 'id', { value: key, enumerable: false });
-	return record;
 }
 
 function itemDelivery(key: string, item: INodeExecutionData): PlannedDelivery {

@@ -243,7 +243,11 @@ async function main() {
 				const stateBytes = JSON.stringify(stored.body?.data?.staticData ?? {}).length;
 				const seen = seenIn(logStore, one.log);
 				const rss = rssMb(app.child.pid);
-				samples.push({ rss, stateBytes, restarts: Math.floor((Date.now() - begin) / (RESTART_EVERY_S * 1000)) });
+				samples.push({
+					rss,
+					stateBytes,
+					restarts: Math.floor((Date.now() - begin) / (RESTART_EVERY_S * 1000)),
+				});
 				console.log(
 					`| ${Math.round((Date.now() - begin) / 1000)} s | ${rss} MB | ${stateBytes} bytes | ${soakIds.filter((id) => seen.has(id)).length}/${soakIds.length} |`,
 				);
@@ -255,7 +259,7 @@ async function main() {
 				}
 			}
 			sandbox.set({ faults: {} });
-			await drained(one, soakIds, 180_000);
+			await drained(one, soakIds, 600_000);
 			const seen = seenIn(logStore, one.log);
 			const lost = soakIds.filter((id) => !seen.has(id)).length;
 			const repeats = soakIds.flatMap((id) => (seen.get(id) ?? []).slice(1));

@@ -78,6 +78,56 @@ test("Message Edited, Reaction Added and Removed: one item per change, before an
 	expect(newItems(seen)).toHaveLength(1); // nothing changed: nothing again
 });
 
+describe('Simplify on: the message inside event items is simplified, first and when emitted again', () => {
+	const simplified = (message, text) =>
+		expect(message).toEqual(expect.objectContaining({ text, from_id: 'ct_ann', from_me: false }));
+	const editAndReact = async () => {
+		const first = send('helo');
+		host = await createTriggerHost({
+			credentials,
+			parameters: parameters(['messageEdited', 'reactionAdded'], { simplify: true }),
+		}).start();
+		now += 1000;
+		sandbox.store.updateMessage(first.id, { message: 'hello', reactions: { '✅': ['ct_bob'] } });
+		await host.tick();
+		return first;
+	};
+
+	test('an edit and a reaction: event fields kept, the message compact', async () => {
+		await editAndReact();
+		const items = newItems(0);
+		expect(items.map((j) => [j.event, j.reaction])).toEqual([
+			['messageEdited', undefined],
+			['reactionAdded', '✅'],
+		]);
+		expect(items[0]).toMatchObject({ before: { message: 'helo' }, after: { message: 'hello' } });
+		for (const item of items) simplified(item.message, 'hello');
+		expect(items[0].message).not.toHaveProperty('contact');
+	});
+
+	test('an event whose execution crashed is emitted again in the same shape, marked', async () => {
+		await editAndReact();
+		const [first] = host.executions;
+		first.end('crashed');
+		await host.tick();
+		const marks = { redelivery: true, redeliveryReason: 'previousAttemptFailed', attempt: 2 };
+		expect(host.executions.at(-1).json).toEqual(first.json.map((j) => ({ ...j, ...marks })));
+	});
+
+	test('after n8n was killed, an event read again by its key comes in the same shape, marked', async () => {
+		await editAndReact();
+		const [edit] = host.executions;
+		await host.crash();
+		await host.start();
+		await host.idle(host.checksDone);
+		const again = host.executions.filter((e) => e.processNumber === 2 && e.json[0].redelivery);
+		const json = again.find((e) => e.json[0].event === 'messageEdited').json[0];
+		expect(json).toMatchObject({ event: 'messageEdited', after: { message: 'hello' } });
+		simplified(json.message, 'hello');
+		expect(json.message.id).toBe(edit.json[0].message.id);
+	});
+});
+
 test('New Conversation: each conversation created after activation, once', async () => {
 	host = await createTriggerHost({
 		credentials,

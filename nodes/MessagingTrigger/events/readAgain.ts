@@ -9,8 +9,7 @@ import { idText, senderOf } from '../../shared/ids';
 import { servicePages, walkPages } from '../../shared/paginate';
 import { messagingApiRequest, type RequestContext } from '../../shared/transport';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
-import { burstItem, eventItem } from '../output';
-import { asRecord } from '../plan';
+import { asRecord, burstItem, eventItem, type MessageOutputSettings } from '../output';
 import { toTriggerMessage, type TriggerMessage } from '../pollState';
 import { onlyNewMessages, type EventSettings } from './settings';
 
@@ -89,18 +88,15 @@ async function readBurst(
 	return [...between.values()].sort((a, b) => a.created_at - b.created_at);
 }
 
-/**
- * The records of `keys` to emit again, in order, in the shape the trigger's options give them (the
- * timestamp unit of nested records told from their size).
- */
+/** The records of `keys` to emit again, in order, in the shape the trigger's options give them. */
 export async function readDeliveryAgain(
 	context: RequestContext,
 	keys: string[],
 	logger: Logger,
-	options: { events: EventSettings; isoTimestamps: boolean },
+	options: { events: EventSettings; output: MessageOutputSettings },
 ): Promise<TriggerMessage[]> {
 	const records: TriggerMessage[] = [];
-	const output = { isoTimestamps: options.isoTimestamps, unitSetting: 'auto' as const };
+	const { output } = options;
 	for (const key of keys) {
 		const parsed = parseKey(key);
 		let record: TriggerMessage | undefined;

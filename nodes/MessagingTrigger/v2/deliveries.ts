@@ -8,7 +8,7 @@ import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-wor
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { checkEvents } from '../events/check';
 import { readDeliveryAgain } from '../events/readAgain';
-import { messageItems } from '../output';
+import { messageItems, type MessageOutputSettings } from '../output';
 import { downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
 import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
 import {
@@ -142,7 +142,7 @@ export class TriggerDeliveries {
 		for (const delivery of retry) {
 			let messages: TriggerMessage[];
 			try {
-				messages = await this.messagesFor(context, delivery);
+				messages = await this.messagesFor(context, delivery, output);
 			} catch (error) {
 				// Read again one by one, a lost delivery meets every fault of the service: one that fails
 				// stays lost and is tried at the next check, and the new messages still go out now.
@@ -215,15 +215,14 @@ export class TriggerDeliveries {
 	private async messagesFor(
 		context: RequestContext,
 		delivery: Delivery,
+		output: MessageOutputSettings,
 	): Promise<TriggerMessage[]> {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
-		return await readDeliveryAgain(
-			context,
-			delivery.ids,
-			this.context.logger,
-			this.settings.options,
-		);
+		return await readDeliveryAgain(context, delivery.ids, this.context.logger, {
+			events: this.settings.options.events,
+			output,
+		});
 	}
 
 	private emitDelivery(
