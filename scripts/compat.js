@@ -70,12 +70,13 @@ function run(bin, args, env, label) {
 			stdio: ['ignore', 'pipe', 'inherit'],
 		});
 		readline.createInterface({ input: child.stdout }).on('line', (line) => {
-			const m = /^e2e: (\d+) passed, (\d+) failed/.exec(line.trim());
+			// The suites close with `e2e: …` (agent.e2e.js with `agent-e2e: …`).
+			const m = /^(?:agent-)?e2e: (\d+) passed, (\d+) failed/.exec(line.trim());
 			if (m) {
 				counts.passed += Number(m[1]);
 				counts.failed += Number(m[2]);
 			}
-			console.log(line.replace(/^(\s*)e2e:/, `$1${label} e2e:`));
+			console.log(line.replace(/^(\s*)((?:agent-)?e2e):/, `$1${label} $2:`));
 		});
 		child.on('exit', (code, signal) => resolve({ ...counts, status: code ?? signal }));
 	});

@@ -195,10 +195,28 @@ async function publishWorkflow(userFolder, id, options) {
 	const hasPublish = fs.existsSync(
 		path.join(path.dirname(path.dirname(N8N_BIN)), 'dist', 'commands', 'publish', 'workflow.js'),
 	);
+	if (hasPublish) await recordImportedVersion(userFolder, id);
 	const args = hasPublish
 		? ['publish:workflow', `--id=${id}`]
 		: ['update:workflow', `--id=${id}`, '--active=true'];
 	return await n8nCli(userFolder, args, options);
+}
+
+/**
+ * The workflow's current version as a workflow_history row, where `n8n import:workflow` wrote none: n8n 2.0.x
+ * imports only the workflow row, and its publish:workflow publishes a version from workflow_history ("Version
+ * … not found"). Later versions write the row on import (the same columns, authors "import"); then this adds nothing.
+ */
+async function recordImportedVersion(userFolder, workflowId) {
+	await withDatabase(userFolder, 'readwrite', (db) =>
+		db('run', [
+			`INSERT INTO workflow_history (versionId, workflowId, authors, nodes, connections, createdAt, updatedAt)
+			 SELECT w.versionId, w.id, 'import', w.nodes, w.connections, w.createdAt, w.updatedAt
+			 FROM workflow_entity w
+			 WHERE w.id = ? AND NOT EXISTS (SELECT 1 FROM workflow_history h WHERE h.versionId = w.versionId)`,
+			[workflowId],
+		]),
+	);
 }
 
 /** `n8n execute --id=… --rawOutput`: the run's JSON (n8n prints log lines before it). */
@@ -252,14 +270,18 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 	child.stderr.on('data', collect);
 	const url = `http://127.0.0.1:${editorPort}`;
 	const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+	/** SIGTERM, SIGKILL after 10 s; resolves with how long it took and whether n8n had to be killed. */
 	const stop = async () => {
-		if (child.exitCode !== null) return;
+		const began = Date.now();
+		let killed = false;
+		if (child.exitCode !== null) return { ms: 0, killed };
 		try {
 			process.kill(-child.pid, 'SIGTERM');
 		} catch {
-			return;
+			return { ms: 0, killed };
 		}
 		const timer = setTimeout(() => {
+			killed = true;
 			try {
 				process.kill(-child.pid, 'SIGKILL');
 			} catch {
@@ -268,6 +290,7 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 		}, 10_000);
 		await exited;
 		clearTimeout(timer);
+		return { ms: Date.now() - began, killed };
 	};
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -280,8 +303,10 @@ async function startN8n(userFolder, { port, env = {}, timeoutMs = 180_000, onOut
 			throw new Error(`n8n did not come up within ${timeoutMs / 1000} s:\n${tail(output)}`);
 		}
 		try {
-			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.ok) break;
+			// n8n 1.x answers readiness once its database is migrated, before its REST routes exist (404):
+			// the editor's settings route answers only once they do.
+			const ready = await fetch(`${url}/healthz/readiness`);
+			if (ready.ok && (await fetch(`${url}/rest/settings`)).ok) break;
 		} catch {
 			// not listening yet
 		}
@@ -335,6 +360,43 @@ async function ownerSession(url) {
 }
 
 /**
+ * The executions n8n saved for a workflow (`id`, `status`), read from its SQLite database with n8n's own
+ * driver: the same on every n8n version, where the REST API's listing changed shape.
+ */
+async function savedExecutions(userFolder, workflowId) {
+	return await withDatabase(userFolder, 'readonly', (db) =>
+		db('all', [
+			'SELECT id, status FROM execution_entity WHERE workflowId = ? ORDER BY id',
+			[workflowId],
+		]),
+	);
+}
+
+/** Runs `use(db)` on the user folder's n8n SQLite database; `db(method, [sql, params])` promisifies the driver. */
+async function withDatabase(userFolder, mode, use) {
+	const sqlite3 = require(path.join(RUNTIME_DIR, 'node_modules', 'sqlite3'));
+	const file = path.join(userFolder, '.n8n', 'database.sqlite');
+	const flags = mode === 'readonly' ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE;
+	const handle = await new Promise((resolve, reject) => {
+		const opened = new sqlite3.Database(file, flags, (error) =>
+			error ? reject(error) : resolve(opened),
+		);
+	});
+	const db = (method, [sql, params]) =>
+		new Promise((resolve, reject) =>
+			handle[method](sql, params, function (error, rows) {
+				if (error) reject(error);
+				else resolve(rows ?? this);
+			}),
+		);
+	try {
+		return await use(db);
+	} finally {
+		handle.close();
+	}
+}
+
+/**
  * An end-to-end suite's start: the pinned n8n installed, the package built, and a fresh work folder with an
  * n8n user folder in it (`prefix` names the folder under the system's temporary one).
  */
@@ -366,6 +428,7 @@ module.exports = {
 	importWorkflows,
 	startN8n,
 	ownerSession,
+	savedExecutions,
 	freePort,
 	log,
 };

@@ -202,11 +202,7 @@ async function main() {
 			if (node.type.endsWith('.lmChatOpenAi')) node.parameters.responsesApiEnabled = false;
 		}
 		workflows.push(example);
-		const dir = path.join(work, 'workflows');
-		fs.mkdirSync(dir);
-		for (const workflow of workflows)
-			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
-		await n8n.n8nCli(user, ['import:workflow', '--separate', `--input=${dir}`]);
+		await n8n.importWorkflows(user, path.join(work, 'workflows'), workflows);
 		for (const workflow of workflows) await n8n.publishWorkflow(user, workflow.id);
 		const port = await n8n.freePort();
 		app = await n8n.startN8n(user, { port, env: { WEBHOOK_URL: `http://127.0.0.1:${port}/` } });
@@ -230,17 +226,22 @@ async function main() {
 			});
 		};
 		/** The request of the current agent run that carries `count` tool results. */
-		const requestWithResults = async (task, count, timeoutMs = 60_000) =>
-			await waitFor(
+		const requestWithResults = async (task, count, timeoutMs = 60_000) => {
+			const ofTask = () =>
+				model.requests.filter((r) =>
+					r.messages.some((m) => m.role === 'user' && String(m.content).includes(task)),
+				);
+			return await waitFor(
 				`the model's request after ${count} tool result(s) of ${task}`,
-				() =>
-					model.requests.find(
-						(r) =>
-							r.messages.some((m) => m.role === 'user' && String(m.content).includes(task)) &&
-							model.toolResults(r).length === count,
-					),
+				() => ofTask().find((r) => model.toolResults(r).length === count),
 				timeoutMs,
-			);
+			).catch((error) => {
+				const last = ofTask().at(-1);
+				throw new Error(
+					`${error.message}; the model got ${ofTask().length} request(s), the last with these tool results: ${JSON.stringify(last ? model.toolResults(last) : []).slice(0, 1500)}\n${app.output().trim().split('\n').slice(-30).join('\n')}`,
+				);
+			});
+		};
 
 		// ---- the regular tool: Send, Get Context, a failing Get, Get Many with a huge limit, bad arguments ----
 		const steps = [

@@ -91,6 +91,7 @@ async function main() {
 	const burstInbox = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const eventsLog = store.createConversation({ contact_id: 'ct_bob' }).id;
 	const burstsLog = store.createConversation({ contact_id: 'ct_bob' }).id;
+	const quietInbox = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const logLines = (conversation) =>
 		store
 			.listMessages({ conversation_id: conversation })
@@ -150,6 +151,19 @@ async function main() {
 					options: { groupBursts: true, quietPeriod: 6, maxWait: 60 },
 				},
 				"=burst {{ $json.count }} {{ $json.firstMessageId }}..{{ $json.lastMessageId }} {{ $json.text.replaceAll('\\n', '|') }}",
+			),
+			// Waits an hour between checks: a stop must not wait for n8n's sleep (which ignores the signal before 2.34).
+			eventsToLog(
+				'e2eTriggerHour01',
+				'E2E trigger v2 every hour',
+				quietInbox,
+				{
+					interval: 1,
+					unit: 'hours',
+					conversationId: { __rl: true, mode: 'id', value: quietInbox },
+					options: {},
+				},
+				'=hourly {{ $json.id }}',
 			),
 		];
 		for (const workflow of eventWorkflows) {
@@ -237,7 +251,7 @@ async function main() {
 			async () => {
 				await createAtRandom(5, 1500);
 				await sleep(7_000);
-				await app.stop();
+				const stopped = await app.stop();
 				const whileStopped = created.length;
 				await createAtRandom(6, 500);
 				app = await n8n.startN8n(USER);
@@ -253,8 +267,9 @@ async function main() {
 					deliveries(store, logConversation),
 				);
 				console.log(
-					`       ${created.length - whileStopped} created around the restart; ${repeated.length} delivered again (marked redeliveries: ${repeated.length - unmarked.length})`,
+					`       ${created.length - whileStopped} created around the restart; ${repeated.length} delivered again (marked redeliveries: ${repeated.length - unmarked.length}); n8n stopped in ${stopped.ms} ms${stopped.killed ? ', killed after 10 s' : ''}`,
 				);
+				assert.equal(stopped.killed, false, 'n8n did not stop within 10 s of SIGTERM');
 				assert.deepEqual(missing, []);
 				assert.deepEqual(unmarked, []);
 				assert.deepEqual(repeated, []); // a graceful restart redelivers nothing
@@ -287,6 +302,23 @@ async function main() {
 				);
 				assert.deepEqual(missing, []);
 				assert.deepEqual(unmarked, []);
+			},
+		);
+
+		await check(
+			'every successful execution delivered a message (saving state starts no empty execution)',
+			async () => {
+				const logged = new Set(
+					store
+						.listMessages({ conversation_id: logConversation })
+						.map((m) => /^seen \S+ a\d+ x(\S+)$/.exec(m.message)?.[1]),
+				);
+				const saved = await n8n.savedExecutions(USER, WORKFLOW_ID);
+				const empty = saved.filter((e) => e.status === 'success' && !logged.has(String(e.id)));
+				console.log(
+					`       ${saved.length} executions saved, ${saved.filter((e) => e.status === 'success').length} successful, ${empty.length} without a delivery`,
+				);
+				assert.deepEqual(empty, []);
 			},
 		);
 

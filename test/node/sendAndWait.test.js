@@ -118,6 +118,28 @@ describe('Send and Wait for Response: the request', () => {
 		expect(signatureIsValid(respond)).toBe(true);
 	});
 
+	test.each([
+		['approval', {}],
+		['freeText', {}],
+		['customForm', { formFields: { values: [{ fieldLabel: 'Reason', fieldType: 'text' }] } }],
+	])(
+		'%s: asks n8n to check the links’ signature where n8n checks only when asked (before 2.20)',
+		async (responseType, extra) => {
+			// n8n-core 2.0.3's method, which later versions removed when they began to check every link.
+			const { ExecuteContext } = require('n8n-core');
+			const asked = [];
+			ExecuteContext.prototype.setSignatureValidationRequired = function () {
+				asked.push(this.getNode().name);
+			};
+			try {
+				await park({ responseType, ...extra });
+			} finally {
+				delete ExecuteContext.prototype.setSignatureValidationRequired;
+			}
+			expect(asked).toEqual(['Messaging']);
+		},
+	);
+
 	test('several input items: one request (from the first item), as n8n’s nodes do', async () => {
 		await park({ message: '={{ "Archive " + $json.who + "?" }}' }, [
 			{ who: 'Ann' },

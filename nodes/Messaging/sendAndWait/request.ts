@@ -69,8 +69,19 @@ export const limitWaitTimeOption: INodeProperties = {
 	],
 };
 
+/**
+ * n8n before 2.20 (2.0.3 and 1.123.81 read) checks a waiting execution's link signature only when the node asked
+ * for it, as n8n's own Send and Wait does; later versions always check and no longer have the method.
+ */
+function requireSignatureCheck(context: IExecuteFunctions): void {
+	const older = context as IExecuteFunctions & { setSignatureValidationRequired?: () => void };
+	if (typeof older.setSignatureValidationRequired === 'function')
+		older.setSignatureValidationRequired();
+}
+
 /** The response links, signed by n8n for this execution and this node. */
 export function responseLinks(context: IExecuteFunctions): ResponseLink[] {
+	requireSignatureCheck(context);
 	const responseType = context.getNodeParameter('responseType', 0, 'approval') as string;
 	if (responseType === 'freeText' || responseType === 'customForm') {
 		const label = String(
