@@ -751,3 +751,14 @@ module.exports.versionedNodeTypes = versionedNodeTypes;
 module.exports.createPollingTrigger = createPollingTrigger;
 module.exports.fetchTestEvent = fetchTestEvent;
 module.exports.createTriggerHost = createTriggerHost;
+/** Fake timers for driving a trigger: loopback I/O and the event loop's own turns stay real. */
+module.exports.TRIGGER_FAKE_TIMERS = {
+	doNotFake: [
+		'nextTick',
+		'setImmediate',
+		'clearImmediate',
+		'queueMicrotask',
+		'performance',
+		'hrtime',
+	],
+};

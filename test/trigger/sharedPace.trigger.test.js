@@ -4,7 +4,7 @@
  * package, test/harness/n8n.js): their checks share one pace and are spread over the interval, and one
  * trigger's trouble (a stop, a request that gave up) stops none of the others.
  */
-const { createTriggerHost } = require('../harness/n8n');
+const { createTriggerHost, TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 
 const COUNT = 4;
@@ -15,16 +15,7 @@ let created; // message id -> creation time
 let requestTimes; // the fake time each request reached the service
 
 beforeEach(async () => {
-	jest.useFakeTimers({
-		doNotFake: [
-			'nextTick',
-			'setImmediate',
-			'clearImmediate',
-			'queueMicrotask',
-			'performance',
-			'hrtime',
-		],
-	});
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	({ sandbox, credentials } = await startSandbox({ seed: 'none', clock: () => Date.now() }));
 	sandbox.store.addContact({ id: 'ct_ann', username: 'ann' });
 	for (let i = 0; i < COUNT; i++) sandbox.store.createConversation({ contact_id: 'ct_ann' });
