@@ -7,11 +7,19 @@
  */
 
 import { idText, senderOf, sentByOneOf } from '../shared/ids';
-import { messagingApiRequest, type RequestContext } from '../shared/transport';
+import { messagingApiRequest, type RequestContext, type RequestOptions } from '../shared/transport';
 import type { TriggerMessage } from './pollState';
 
 /** Conversations looked up per check at most, to learn the own contact. */
 const OWN_CONTACT_LOOKUPS_PER_CHECK = 3;
+/** Conversations whose other contact an activation remembers at most. */
+const CONVERSATIONS_KEPT = 1_000;
+
+/**
+ * The other contact of conversations looked up (undefined: a group), by conversation id. Kept by an
+ * activation, so a conversation whose messages never tell the account is looked up once, not at every check.
+ */
+export type KnownConversations = Map<string, string | undefined>;
 
 /** Whether the account sent `message` (see sentByOneOf: ids compared as text). */
 export function sentBy(message: TriggerMessage, own: string): boolean {
@@ -21,6 +29,8 @@ export function sentBy(message: TriggerMessage, own: string): boolean {
 export async function learnOwnContact(
 	this: RequestContext,
 	messages: TriggerMessage[],
+	requests: RequestOptions = {},
+	known: KnownConversations = new Map(),
 ): Promise<string | undefined> {
 	const byConversation = new Map<string, TriggerMessage[]>();
 	for (const m of messages) {
@@ -28,16 +38,23 @@ export async function learnOwnContact(
 		if (conversationId === undefined) continue;
 		byConversation.set(conversationId, [...(byConversation.get(conversationId) ?? []), m]);
 	}
-	for (const [conversationId, list] of [...byConversation].slice(
-		0,
-		OWN_CONTACT_LOOKUPS_PER_CHECK,
-	)) {
-		const conversation = await messagingApiRequest.call(this, {
-			method: 'GET',
-			path: ['conversations', conversationId],
-		});
-		const otherContact = idText(conversation.contact_id);
-		if (conversation.group_id || otherContact === undefined) continue;
+	let lookups = 0;
+	for (const [conversationId, list] of byConversation) {
+		if (!known.has(conversationId)) {
+			if (lookups++ >= OWN_CONTACT_LOOKUPS_PER_CHECK) break;
+			const conversation = await messagingApiRequest.call(
+				this,
+				{ method: 'GET', path: ['conversations', conversationId] },
+				requests,
+			);
+			if (known.size >= CONVERSATIONS_KEPT) known.clear();
+			known.set(
+				conversationId,
+				conversation.group_id ? undefined : idText(conversation.contact_id),
+			);
+		}
+		const otherContact = known.get(conversationId);
+		if (otherContact === undefined) continue;
 		for (const m of list) {
 			const senderId = senderOf(m).id;
 			if (senderId !== undefined && senderId !== otherContact) return senderId;

@@ -11,16 +11,22 @@
  *    stored state sampled over time; lost and unmarked duplicates counted.
  * 3. fanout: `--fanout` trigger workflows on one token at 5 s against a rate-limited service: the share
  *    of 429 answers and each trigger's p95 latency.
+ * `--queue`: n8n in queue mode (Redis, Postgres, the main and two workers at n8n's default concurrency,
+ * scripts/queue/cluster.js); the trigger runs on the main, its executions on the workers; a restart
+ * restarts the main.
  *
  *   flock /work/heavy.lock bash scripts/toolchain.sh node scripts/bench/triggerLoad.js \
  *     [--rates 2,5,10,20] [--step 40] [--soak 180] [--soak-rate N] [--restart-every 60] [--fanout 20]
- *     [--only ramp,soak,fanout]
+ *     [--only ramp,soak,fanout] [--queue]
  * Without --soak-rate the soak runs at half the highest rate the ramp kept (1/s without a ramp).
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const n8n = require('../lib/n8n');
+const services = require('../lib/services');
+const { N8nProcess, queueEnv } = require('../queue/cluster');
 const { buildPackage } = require('../lib/build');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('../../test/e2e/workflows');
@@ -42,6 +48,7 @@ const RESTART_EVERY_S = Number(args['restart-every'] ?? 60);
 const SOAK_RATE = args['soak-rate'] ? Number(args['soak-rate']) : undefined;
 const FANOUT = Number(args.fanout ?? 20);
 const ONLY = args.only ? String(args.only).split(',') : ['ramp', 'soak', 'fanout'];
+const QUEUE = 'queue' in args;
 const INTERVAL_S = 5;
 const WORK = path.join(n8n.ROOT, '.bench', 'trigger-load');
 const USER = path.join(WORK, 'user');
@@ -96,11 +103,50 @@ function rssMb(pid) {
 	}
 }
 
+/**
+ * Queue mode: Redis, Postgres and the processes (not started yet), each with its own user folder.
+ * `start()` starts whichever is not running; the app it returns is the main.
+ */
+async function queueCluster() {
+	services.ensureServicePackages();
+	const [redis, postgres] = await Promise.all([services.startRedis(), services.startPostgres()]);
+	const env = queueEnv({ redis, postgres, encryptionKey: crypto.randomBytes(24).toString('hex') });
+	fs.mkdirSync(path.join(WORK, 'logs'), { recursive: true });
+	const proc = (name, command) =>
+		new N8nProcess({
+			name,
+			command,
+			userFolder: path.join(WORK, name),
+			env,
+			logFile: path.join(WORK, 'logs', `${name}.log`),
+		});
+	const main = proc('main', 'start');
+	const workers = [proc('worker-1', 'worker'), proc('worker-2', 'worker')];
+	const all = [main, ...workers];
+	return {
+		env,
+		main,
+		folders: all.map((p) => p.userFolder),
+		async start() {
+			await Promise.all(all.filter((p) => !p.running).map((p) => p.start()));
+			return { url: main.url, child: main.child, stop: () => main.terminate() };
+		},
+		async stop() {
+			for (const p of all) await p.terminate({ timeoutMs: 20_000 }).catch(() => {});
+			await services.cleanup();
+		},
+	};
+}
+
 async function main() {
 	n8n.ensureN8n();
 	buildPackage();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
+	const cluster = QUEUE ? await queueCluster() : undefined;
+	const mainFolder = cluster ? cluster.main.userFolder : USER;
+	const cli = cluster ? { env: cluster.env, timeoutMs: 300_000 } : undefined;
+	const startApp = async () => (cluster ? await cluster.start() : await n8n.startN8n(USER));
 	const sandbox = await createSandbox({
 		tokens: { [TOKEN]: 'ct_me' },
 		seed: 'demo',
@@ -179,26 +225,28 @@ async function main() {
 
 	try {
 		const { tarball } = n8n.packPackage(WORK);
-		n8n.installPackage(USER, tarball);
+		for (const folder of cluster?.folders ?? [USER]) n8n.installPackage(folder, tarball);
 		const credentialsFile = path.join(WORK, 'credentials.json');
 		const logCredential = { ...wf.credential(`${logService.url}/`, TOKEN), ...LOG_CREDENTIAL };
 		fs.writeFileSync(
 			credentialsFile,
 			JSON.stringify([wf.credential(`${sandbox.url}/`, TOKEN), logCredential]),
 		);
-		await n8n.n8nCli(USER, ['import:credentials', `--input=${credentialsFile}`]);
+		await n8n.n8nCli(mainFolder, ['import:credentials', `--input=${credentialsFile}`], cli);
 		const dir = path.join(WORK, 'workflows');
 		fs.mkdirSync(dir);
 		const active = ONLY.includes('fanout') && ONLY.length === 1 ? triggers : triggers.slice(0, 1);
 		for (const t of triggers)
 			fs.writeFileSync(path.join(dir, `${t.id}.json`), JSON.stringify(t.workflow));
-		await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${dir}`]);
-		for (const t of active) await n8n.publishWorkflow(USER, t.id);
-		app = await n8n.startN8n(USER);
+		await n8n.n8nCli(mainFolder, ['import:workflow', '--separate', `--input=${dir}`], cli);
+		for (const t of active) await n8n.publishWorkflow(mainFolder, t.id, cli);
+		app = await startApp();
 		session = await n8n.ownerSession(app.url);
 		await sleep(10_000);
 		const [one] = triggers;
-		console.log(`trigger load: n8n on ${app.url}, ${new Date().toISOString()}`);
+		console.log(
+			`trigger load: n8n on ${app.url}${cluster ? ' (queue mode: main and 2 workers)' : ''}, ${new Date().toISOString()}`,
+		);
 
 		let highest = 0;
 		if (ONLY.includes('ramp')) {
@@ -253,7 +301,7 @@ async function main() {
 				);
 				if (Date.now() >= nextRestart) {
 					await app.stop();
-					app = await n8n.startN8n(USER);
+					app = await startApp();
 					session = await n8n.ownerSession(app.url);
 					nextRestart = Date.now() + RESTART_EVERY_S * 1000;
 				}
@@ -278,8 +326,8 @@ async function main() {
 		if (ONLY.includes('fanout')) {
 			if (!(ONLY.length === 1)) {
 				await app.stop();
-				for (const t of triggers.slice(1)) await n8n.publishWorkflow(USER, t.id);
-				app = await n8n.startN8n(USER);
+				for (const t of triggers.slice(1)) await n8n.publishWorkflow(mainFolder, t.id, cli);
+				app = await startApp();
 				session = await n8n.ownerSession(app.url);
 			}
 			// A service allowing 5 requests a second (bursts of 10) for the one token.
@@ -298,6 +346,7 @@ async function main() {
 		}
 	} finally {
 		await app?.stop();
+		await cluster?.stop();
 		await sandbox.stop();
 		await logService.stop();
 	}

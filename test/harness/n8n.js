@@ -506,10 +506,15 @@ async function fetchTestEvent({ parameters = {}, credentials, typeVersion = 2 })
  * Time is jest's fake clock (setTimeout only): `tick()` runs the next timer and waits until the
  * trigger has scheduled another one, i.e. until the check it started is over.
  */
-function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
+function createTriggerHost({
+	parameters = {},
+	credentials,
+	typeVersion = 2,
+	workflowId = 'wf-trigger',
+}) {
 	const node = triggerNode(typeVersion, parameters);
 	const workflowData = {
-		id: 'wf-trigger',
+		id: workflowId,
 		name: 'trigger',
 		nodes: [node],
 		connections: {},
@@ -520,7 +525,7 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 		/** What n8n's database holds: the static data as last saved. */
 		saved: {},
 		saves: 0,
-		/** Every execution started: { items, json, key, processNumber, end(kind) }. */
+		/** Every execution started: { items, json, key, processNumber, startedAt, end(kind) }. */
 		executions: [],
 		/** Emits dropped because an execution with their key existed. */
 		duplicates: [],
@@ -581,6 +586,7 @@ function createTriggerHost({ parameters = {}, credentials, typeVersion = 2 }) {
 				json: data[0].map((item) => item.json),
 				key: deduplicationKey,
 				processNumber: proc.number,
+				startedAt: Date.now(),
 				status: 'running',
 				end(kind) {
 					execution.status = kind;
@@ -745,3 +751,14 @@ module.exports.versionedNodeTypes = versionedNodeTypes;
 module.exports.createPollingTrigger = createPollingTrigger;
 module.exports.fetchTestEvent = fetchTestEvent;
 module.exports.createTriggerHost = createTriggerHost;
+/** Fake timers for driving a trigger: loopback I/O and the event loop's own turns stay real. */
+module.exports.TRIGGER_FAKE_TIMERS = {
+	doNotFake: [
+		'nextTick',
+		'setImmediate',
+		'clearImmediate',
+		'queueMicrotask',
+		'performance',
+		'hrtime',
+	],
+};

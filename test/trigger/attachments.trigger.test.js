@@ -4,23 +4,14 @@
  * message's files as binary fields; a dropped download is retried; a file that cannot be fetched never
  * loses its message, which is delivered with attachmentErrors.
  */
-const { createTriggerHost, createPollingTrigger } = require('../harness/n8n');
+const { createTriggerHost, createPollingTrigger, TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 const { startSandbox, TOKEN } = require('../harness/sandbox');
 
 let sandbox;
 let credentials;
 let host;
 beforeEach(async () => {
-	jest.useFakeTimers({
-		doNotFake: [
-			'nextTick',
-			'setImmediate',
-			'clearImmediate',
-			'queueMicrotask',
-			'performance',
-			'hrtime',
-		],
-	});
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	({ sandbox, credentials } = await startSandbox({ seed: 'none' }));
 	sandbox.store.addContact({ id: 'ct_ann', username: 'ann' });
 	sandbox.store.createConversation({ contact_id: 'ct_ann' }); // conv_00000001

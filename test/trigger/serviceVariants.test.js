@@ -7,6 +7,7 @@
 const { VERSIONS, triggerVersion } = require('../harness/triggerVersions');
 const { sentBy } = require('../../dist/nodes/MessagingTrigger/ownContact');
 const { startVariantService } = require('./variantService');
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 
 const texts = (result) => (result ? result[0].map((item) => item.json.message) : []);
 
@@ -31,16 +32,7 @@ test('sentBy compares ids as text: a numeric contact id is the same contact as Y
 describe.each(VERSIONS)('Messaging Trigger %s against service variants', (_name, version) => {
 	const start = async (options, triggerOptions = {}) => {
 		if (version === triggerVersion) {
-			jest.useFakeTimers({
-				doNotFake: [
-					'nextTick',
-					'setImmediate',
-					'clearImmediate',
-					'queueMicrotask',
-					'performance',
-					'hrtime',
-				],
-			});
+			jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 		}
 		service = await startVariantService(options);
 		const trigger = version({

@@ -1,20 +1,10 @@
 'use strict';
 /** The long run of the trigger's events' property (see events.property.js). Run with `npm run test:long`. */
 const { checkEventsProperty, describeEventTotals } = require('./events.property');
-
-const FAKE_TIMERS = {
-	doNotFake: [
-		'nextTick',
-		'setImmediate',
-		'clearImmediate',
-		'queueMicrotask',
-		'performance',
-		'hrtime',
-	],
-};
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 
 test('v2 events: 150 generated schedules, 0 lost, every duplicate marked, own actions skipped, bounded state', async () => {
-	jest.useFakeTimers(FAKE_TIMERS);
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	try {
 		const totals = await checkEventsProperty({
 			runs: Number(process.env.TRIGGER_EVENTS_RUNS ?? 150),

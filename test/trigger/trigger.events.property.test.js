@@ -1,20 +1,10 @@
 'use strict';
 /** The trigger's events' property (see events.property.js) over a few generated schedules; more with TRIGGER_EVENTS_RUNS. */
 const { checkEventsProperty, describeEventTotals } = require('./events.property');
-
-const FAKE_TIMERS = {
-	doNotFake: [
-		'nextTick',
-		'setImmediate',
-		'clearImmediate',
-		'queueMicrotask',
-		'performance',
-		'hrtime',
-	],
-};
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 
 test('v2 events: edits, reactions, new conversations and bursts with faults, crashes and restarts: 0 lost, every duplicate marked, own actions skipped, bounded state', async () => {
-	jest.useFakeTimers(FAKE_TIMERS);
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	try {
 		const totals = await checkEventsProperty({
 			runs: Number(process.env.TRIGGER_EVENTS_RUNS ?? 10),

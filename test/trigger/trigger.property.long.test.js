@@ -1,17 +1,7 @@
 'use strict';
 /** The long run of the trigger's property (see property.js): many more generated schedules. Run with `npm run test:long`. */
 const { checkProperty, describeTotals } = require('./property');
-
-const FAKE_TIMERS = {
-	doNotFake: [
-		'nextTick',
-		'setImmediate',
-		'clearImmediate',
-		'queueMicrotask',
-		'performance',
-		'hrtime',
-	],
-};
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 
 test('v1 (polling): 2000 generated schedules, 0 lost, 0 duplicated', async () => {
 	const totals = await checkProperty({
@@ -24,7 +14,7 @@ test('v1 (polling): 2000 generated schedules, 0 lost, 0 duplicated', async () =>
 }, 1_800_000);
 
 test('v2 (trigger): 500 generated schedules with crashes and restarts, 0 lost, every duplicate a marked redelivery', async () => {
-	jest.useFakeTimers(FAKE_TIMERS);
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	try {
 		const totals = await checkProperty({
 			version: 2,

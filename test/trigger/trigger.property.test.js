@@ -1,17 +1,7 @@
 'use strict';
 /** The trigger's property (see property.js) over a few generated schedules; the long run is trigger.property.long.test.js. */
 const { checkProperty, describeTotals } = require('./property');
-
-const FAKE_TIMERS = {
-	doNotFake: [
-		'nextTick',
-		'setImmediate',
-		'clearImmediate',
-		'queueMicrotask',
-		'performance',
-		'hrtime',
-	],
-};
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 
 test('v1 (polling): generated schedules, 0 lost, 0 duplicated', async () => {
 	const totals = await checkProperty({
@@ -24,7 +14,7 @@ test('v1 (polling): generated schedules, 0 lost, 0 duplicated', async () => {
 }, 120_000);
 
 test('v2 (trigger): generated schedules with crashes and restarts, 0 lost, every duplicate a marked redelivery', async () => {
-	jest.useFakeTimers(FAKE_TIMERS);
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	try {
 		const totals = await checkProperty({
 			version: 2,

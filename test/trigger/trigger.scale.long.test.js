@@ -2,21 +2,13 @@
 /** The stored state after 100,000 messages, both versions (the default suite runs 10,000). Run with `npm run test:long`. */
 const { startSandbox } = require('../harness/sandbox');
 const { VERSIONS, triggerVersion } = require('../harness/triggerVersions');
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 
 test.each(VERSIONS)(
 	'%s: the stored state stays small after 100,000 messages',
 	async (name, version) => {
 		if (version === triggerVersion) {
-			jest.useFakeTimers({
-				doNotFake: [
-					'nextTick',
-					'setImmediate',
-					'clearImmediate',
-					'queueMicrotask',
-					'performance',
-					'hrtime',
-				],
-			});
+			jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 		}
 		let now = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
 		const { sandbox, credentials } = await startSandbox({

@@ -5,7 +5,7 @@
  * n8n; see test/harness/triggerVersions.js). Version 2's own behaviour (schedule, settlement, restarts)
  * is in triggerV2.test.js.
  */
-const { runMessagingNode } = require('../harness/n8n');
+const { runMessagingNode, TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 const { VERSIONS, triggerVersion } = require('../harness/triggerVersions');
 
@@ -43,16 +43,7 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 
 	beforeEach(async () => {
 		if (version === triggerVersion) {
-			jest.useFakeTimers({
-				doNotFake: [
-					'nextTick',
-					'setImmediate',
-					'clearImmediate',
-					'queueMicrotask',
-					'performance',
-					'hrtime',
-				],
-			});
+			jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 		}
 	});
 	afterEach(async () => {

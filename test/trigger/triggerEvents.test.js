@@ -3,7 +3,7 @@
  * Version 2's events through n8n-core's TriggerContext (test/harness/n8n.js) against the sandbox: the
  * items each event gives, a burst as one execution, what a check costs, and the activation errors.
  */
-const { createTriggerHost, fetchTestEvent } = require('../harness/n8n');
+const { createTriggerHost, fetchTestEvent, TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 const { startSandbox } = require('../harness/sandbox');
 
 let sandbox;
@@ -12,16 +12,7 @@ let now;
 let host;
 
 beforeEach(async () => {
-	jest.useFakeTimers({
-		doNotFake: [
-			'nextTick',
-			'setImmediate',
-			'clearImmediate',
-			'queueMicrotask',
-			'performance',
-			'hrtime',
-		],
-	});
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	now = Math.floor(Date.now() / 1000) * 1000;
 	({ sandbox, credentials } = await startSandbox({
 		seed: 'none',

@@ -3,7 +3,12 @@
  * Version 2 (trigger()) through n8n-core's TriggerContext in a simulated n8n (test/harness/n8n.js):
  * the schedule, deliveries settled by donePromise, redelivery of lost executions, restarts.
  */
-const { createTriggerHost, fetchTestEvent, runMessagingNode } = require('../harness/n8n');
+const {
+	createTriggerHost,
+	fetchTestEvent,
+	runMessagingNode,
+	TRIGGER_FAKE_TIMERS,
+} = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 
 let sandbox;
@@ -22,16 +27,7 @@ async function setup(options = {}) {
 }
 
 beforeEach(async () => {
-	jest.useFakeTimers({
-		doNotFake: [
-			'nextTick',
-			'setImmediate',
-			'clearImmediate',
-			'queueMicrotask',
-			'performance',
-			'hrtime',
-		],
-	});
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
 	await setup();
 });
 afterEach(async () => {

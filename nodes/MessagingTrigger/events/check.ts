@@ -8,10 +8,10 @@ import {
 	walkPages,
 	type PageFetcher,
 } from '../../shared/paginate';
-import type { RequestContext } from '../../shared/transport';
+import type { RequestContext, RequestOptions } from '../../shared/transport';
 import { listSince, type Listing } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
-import { learnOwnContact } from '../ownContact';
+import { learnOwnContact, type KnownConversations } from '../ownContact';
 import { plan, type CheckListing, type EventPlanSettings, type Plan } from '../plan';
 import { toTriggerMessage, type TriggerMessage, type TriggerState } from '../pollState';
 import { watchesMessages, type EventSettings } from './settings';
@@ -25,6 +25,10 @@ export interface CheckSettings {
 	/** Deliveries this check may add at most (undefined: no limit). */
 	room?: number;
 	nowMs: number;
+	/** Options of every request of the check (version 2: the account's shared pace). */
+	requests?: RequestOptions;
+	/** Conversations an activation looked up already (version 2), so they are not looked up again. */
+	knownConversations?: KnownConversations;
 }
 
 function newestOf(messages: TriggerMessage[], size: number): TriggerMessage[] {
@@ -63,17 +67,17 @@ export async function checkEvents(
 	stored: TriggerState | null,
 	settings: CheckSettings,
 ): Promise<Plan> {
-	const { options, events, unitSetting } = settings;
-	const fetchPage = servicePages(context, 'messages', listQuery(options));
+	const { options, events, unitSetting, requests = {} } = settings;
+	const fetchPage = servicePages(context, 'messages', listQuery(options), requests);
 	const listingSettings = { ...options, unitSetting };
 	const messages = await listSince(fetchPage, stored, {
 		...listingSettings,
-		messageExists: serviceMessageExists(context),
+		messageExists: serviceMessageExists(context, requests),
 	});
 	const listing: CheckListing = { messages };
 	if (events.events.includes('newConversation')) {
 		listing.conversations = await listSince(
-			servicePages(context, 'conversations', {}),
+			servicePages(context, 'conversations', {}, requests),
 			stored?.conversations ?? null,
 			{ ...listingSettings, emitExisting: false },
 		);
@@ -99,7 +103,12 @@ export async function checkEvents(
 	const first = plan(stored, listing, settings.room, planSettings);
 	if (!options.skipOwnMessages || planSettings.own || first.ownCandidates.length === 0)
 		return first;
-	const learned = await learnOwnContact.call(context, first.ownCandidates);
+	const learned = await learnOwnContact.call(
+		context,
+		first.ownCandidates,
+		requests,
+		settings.knownConversations,
+	);
 	if (!learned) return first;
 	return plan(stored, listing, settings.room, {
 		...planSettings,

@@ -7,7 +7,11 @@ import type { IDataObject, Logger } from 'n8n-workflow';
 
 import { idText, senderOf } from '../../shared/ids';
 import { servicePages, walkPages } from '../../shared/paginate';
-import { messagingApiRequest, type RequestContext } from '../../shared/transport';
+import {
+	messagingApiRequest,
+	type RequestContext,
+	type RequestOptions,
+} from '../../shared/transport';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
 import { asRecord, burstItem, eventItem, type MessageOutputSettings } from '../output';
 import { toTriggerMessage, type TriggerMessage } from '../pollState';
@@ -43,17 +47,18 @@ async function readRecord(
 	context: RequestContext,
 	collection: 'messages' | 'conversations',
 	id: string,
+	requests: RequestOptions,
 ): Promise<IDataObject | undefined> {
 	return await messagingApiRequest
-		.call(context, { method: 'GET', path: [collection, id] }, { expect: 'record' })
+		.call(context, { method: 'GET', path: [collection, id] }, { ...requests, expect: 'record' })
 		.catch((error: unknown) => {
 			if ((error as { httpCode?: string }).httpCode !== '404') throw error;
 			return undefined;
 		});
 }
 
-async function readMessage(context: RequestContext, id: string) {
-	const record = await readRecord(context, 'messages', id);
+async function readMessage(context: RequestContext, id: string, requests: RequestOptions) {
+	const record = await readRecord(context, 'messages', id, requests);
 	return record && toTriggerMessage(record);
 }
 
@@ -62,18 +67,22 @@ async function readBurst(
 	context: RequestContext,
 	firstId: string,
 	lastId: string,
+	requests: RequestOptions,
 ): Promise<TriggerMessage[] | undefined> {
-	const first = await readMessage(context, firstId);
-	const last = firstId === lastId ? first : await readMessage(context, lastId);
+	const first = await readMessage(context, firstId, requests);
+	const last = firstId === lastId ? first : await readMessage(context, lastId, requests);
 	if (!first || !last) return undefined;
 	const sender = senderOf(first).id;
 	const between = new Map<string, TriggerMessage>([
 		[first.id, first],
 		[last.id, last],
 	]);
-	const fetchPage = servicePages(context, 'messages', {
-		conversation_id: idText(first.conversation_id),
-	});
+	const fetchPage = servicePages(
+		context,
+		'messages',
+		{ conversation_id: idText(first.conversation_id) },
+		requests,
+	);
 	for await (const page of walkPages(fetchPage, {
 		pageSize: 100,
 		maxPages: MAX_TRIGGER_PAGES_PER_CHECK,
@@ -94,6 +103,7 @@ export async function readDeliveryAgain(
 	keys: string[],
 	logger: Logger,
 	options: { events: EventSettings; output: MessageOutputSettings },
+	requests: RequestOptions = {},
 ): Promise<TriggerMessage[]> {
 	const records: TriggerMessage[] = [];
 	const { output } = options;
@@ -101,20 +111,20 @@ export async function readDeliveryAgain(
 		const parsed = parseKey(key);
 		let record: TriggerMessage | undefined;
 		if (parsed.kind === 'newMessage') {
-			const message = await readMessage(context, parsed.id);
+			const message = await readMessage(context, parsed.id, requests);
 			record =
 				message && !onlyNewMessages(options.events)
 					? asRecord(key, eventItem('newMessage', { message }, output))
 					: message;
 		} else if (parsed.kind === 'newConversation') {
-			const conversation = await readRecord(context, 'conversations', parsed.id);
+			const conversation = await readRecord(context, 'conversations', parsed.id, requests);
 			if (conversation)
 				record = asRecord(key, eventItem('newConversation', { conversation }, output));
 		} else if (parsed.kind === 'messageBurst') {
-			const burst = await readBurst(context, parsed.firstId, parsed.lastId);
+			const burst = await readBurst(context, parsed.firstId, parsed.lastId, requests);
 			if (burst) record = asRecord(key, burstItem(burst, output));
 		} else {
-			const message = await readMessage(context, parsed.id);
+			const message = await readMessage(context, parsed.id, requests);
 			const fields: IDataObject & { message?: object } = { message };
 			if (parsed.kind === 'messageEdited') fields.after = { message: message?.message ?? '' };
 			else Object.assign(fields, { reaction: parsed.reaction, reactor: parsed.reactor });

@@ -9,6 +9,7 @@ import type { TriggerOptions } from '../options';
 import { TriggerDeliveries } from './deliveries';
 import { sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
+import { sharedPaces } from './sharedPace';
 import { nextDelay, serviceWaitOf, shouldReport } from './schedule';
 
 export interface LoopSettings {
@@ -35,7 +36,10 @@ export class CheckLoop {
 		private readonly context: ITriggerFunctions,
 		private readonly settings: LoopSettings,
 	) {
-		this.deliveries = new TriggerDeliveries(context, settings, () => this.checkNow());
+		this.deliveries = new TriggerDeliveries(context, settings, () => this.checkNow(), {
+			signal: this.abort.signal,
+			member: this,
+		});
 	}
 
 	/**
@@ -55,6 +59,7 @@ export class CheckLoop {
 		this.deliveries.stopChecks();
 		this.abort.abort();
 		await this.loop;
+		sharedPaces.leave(this);
 		await this.deliveries.close(this.settings.stopWaitMs ?? STOP_WAIT_MS);
 	}
 
@@ -90,8 +95,11 @@ export class CheckLoop {
 			const woken = new AbortController();
 			this.wake = () => woken.abort();
 			try {
-				if (!this.due || this.failures > 0)
-					await sleepUnlessAborted(delay, AbortSignal.any([this.abort.signal, woken.signal]));
+				if (!this.due || this.failures > 0) {
+					// Spread among the checks of the other triggers on the same account.
+					const wait = sharedPaces.slot(this, Date.now() + delay) - Date.now();
+					await sleepUnlessAborted(wait, AbortSignal.any([this.abort.signal, woken.signal]));
+				}
 			} catch {
 				// closed, or woken
 			}

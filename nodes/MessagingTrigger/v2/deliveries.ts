@@ -5,12 +5,18 @@
  */
 import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
-import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
+import {
+	getMessagingCredentials,
+	type MessagingCredentials,
+	type RequestContext,
+	type RequestOptions,
+} from '../../shared/transport';
 import { checkEvents } from '../events/check';
 import { readDeliveryAgain } from '../events/readAgain';
 import { messageItems, type MessageOutputSettings } from '../output';
 import { downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
 import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
+import type { KnownConversations } from '../ownContact';
 import {
 	addInFlight,
 	afterRedelivery,
@@ -38,6 +44,7 @@ import {
 	type ExecutionEnd,
 } from './n8nBridge';
 import { reportUndelivered } from './reports';
+import { accountKey, sharedPaces } from './sharedPace';
 
 export class TriggerDeliveries {
 	/** No check emits any more (the activation is stopping). */
@@ -50,15 +57,18 @@ export class TriggerDeliveries {
 	private unsaved: string | undefined;
 	/** Messages of this activation's deliveries, so an attempt lost here is emitted again without a request. */
 	private readonly messagesOf = new Map<string, TriggerMessage[]>();
+	private readonly knownConversations: KnownConversations = new Map();
 
 	/**
 	 * `redeliveryDue`: called when an attempt turned out to have started before a restart, so that its
-	 * next attempt goes out now rather than one interval later.
+	 * next attempt goes out now rather than one interval later. `activation`: its stop's signal (which
+	 * ends the check's waits) and what stands for it among the triggers sharing its account's pace.
 	 */
 	constructor(
 		private readonly context: ITriggerFunctions,
 		private readonly settings: LoopSettings,
 		private readonly redeliveryDue: () => void = () => {},
+		private readonly activation: { signal?: AbortSignal; member?: object } = {},
 	) {}
 
 	/** Checks under way emit nothing more. */
@@ -118,13 +128,34 @@ export class TriggerDeliveries {
 
 	/** A context per check, so the credential is read again at each check (edits take effect). */
 	private requestContext(): RequestContext {
-		return Object.create(this.context) as RequestContext;
+		const context = Object.create(this.context) as RequestContext;
+		const { signal } = this.activation;
+		// The transport ends its waits (a turn of the shared pace, a retry) when this aborts: a stop.
+		if (signal) Object.defineProperty(context, 'getExecutionCancelSignal', { value: () => signal });
+		return context;
+	}
+
+	/**
+	 * Every request of a check takes its turn in the pace its account shares with the other triggers of
+	 * this process. A request that gives up fails its own check only: no other trigger's check stops.
+	 */
+	private requestOptions(credentials: MessagingCredentials): RequestOptions {
+		const key = accountKey(
+			String(credentials.baseUrl ?? ''),
+			String(credentials.accessToken ?? ''),
+		);
+		const member = this.activation.member ?? this;
+		return {
+			pacer: sharedPaces.pacerFor(key, member, this.settings.intervalMs),
+			throughRefusal: true,
+		};
 	}
 
 	async check(): Promise<void> {
 		const context = this.requestContext();
 		const { options } = this.settings;
 		const credentials = await getMessagingCredentials.call(context);
+		const requests = this.requestOptions(credentials);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const storedOwn = (this.staticData.state as TriggerState | undefined)?.ownContactId;
 		const output = {
@@ -142,7 +173,7 @@ export class TriggerDeliveries {
 		for (const delivery of retry) {
 			let messages: TriggerMessage[];
 			try {
-				messages = await this.messagesFor(context, delivery, output);
+				messages = await this.messagesFor(context, delivery, output, requests);
 			} catch (error) {
 				// Read again one by one, a lost delivery meets every fault of the service: one that fails
 				// stays lost and is tried at the next check, and the new messages still go out now.
@@ -185,6 +216,8 @@ export class TriggerDeliveries {
 			configuredOwn: credentials.ownContactId,
 			room,
 			nowMs: Date.now(),
+			requests,
+			knownConversations: this.knownConversations,
 		});
 		await downloadTriggerAttachments(
 			context as ITriggerFunctions,
@@ -216,13 +249,17 @@ export class TriggerDeliveries {
 		context: RequestContext,
 		delivery: Delivery,
 		output: MessageOutputSettings,
+		requests: RequestOptions,
 	): Promise<TriggerMessage[]> {
 		const known = this.messagesOf.get(delivery.id);
 		if (known) return known;
-		return await readDeliveryAgain(context, delivery.ids, this.context.logger, {
-			events: this.settings.options.events,
-			output,
-		});
+		return await readDeliveryAgain(
+			context,
+			delivery.ids,
+			this.context.logger,
+			{ events: this.settings.options.events, output },
+			requests,
+		);
 	}
 
 	private emitDelivery(
