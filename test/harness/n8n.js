@@ -555,9 +555,15 @@ function createTriggerHost({
 	/**
 	 * Activates the trigger, by default in a new process (`sameProcess`: n8n re-activating a saved workflow).
 	 * `dieAtEmit`: the process is killed at its first emit, after n8n started saving static data and before
-	 * it created the execution (also settable later as `host.process.dieAtEmit`).
+	 * it created the execution (also settable later as `host.process.dieAtEmit`). `keylessEmit`: an emit of
+	 * three parameters that drops the deduplication key, as n8n before 2.20 has it.
 	 */
-	host.start = async ({ activation = 'init', sameProcess = false, dieAtEmit = false } = {}) => {
+	host.start = async ({
+		activation = 'init',
+		sameProcess = false,
+		dieAtEmit = false,
+		keylessEmit = false,
+	} = {}) => {
 		const checksBefore = host.checksDone; // the first check runs during activation
 		const triggerType = sameProcess ? host.triggerType : loadTriggerInNewProcess();
 		host.triggerType = triggerType;
@@ -659,6 +665,11 @@ function createTriggerHost({
 			emitError,
 			saveFailedExecution,
 		);
+		if (keylessEmit) {
+			const keyed = context.emit.bind(context);
+			context.emit = (items, responsePromise, donePromise) =>
+				keyed(items, responsePromise, donePromise);
+		}
 		context.onLog = (level, message) => {
 			if (level === 'debug' && message.startsWith('Messaging Trigger: next check in'))
 				host.checksDone += 1;

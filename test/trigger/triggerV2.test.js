@@ -10,6 +10,9 @@ const {
 	TRIGGER_FAKE_TIMERS,
 } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
+const {
+	UNSUPPORTED_N8N_WARNING: UNSUPPORTED,
+} = require('../../dist/nodes/MessagingTrigger/v2/checkLoop');
 
 let sandbox;
 let credentials;
@@ -242,6 +245,24 @@ describe('Messaging Trigger v2: deliveries', () => {
 		);
 		expect(host.reported[0].description).toContain('msg_00000001');
 		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+	});
+});
+
+describe('Messaging Trigger v2 on n8n before 2.20 (an emit without deduplication keys)', () => {
+	const warning = expect.stringContaining('Messaging Trigger version 2 needs n8n 2.20 or newer');
+	test("activation says so once in n8n's log, and still delivers", async () => {
+		host = createTriggerHost({ credentials, parameters: every(5) });
+		await host.start({ keylessEmit: true });
+		send('hello');
+		await host.tick();
+		expect(host.logs.filter((line) => /needs n8n 2\.20/.test(line))).toEqual([
+			`warn: ${UNSUPPORTED}`,
+		]);
+		expect(host.executions.map((e) => texts(e.json))).toEqual([['hello']]);
+	});
+	test('on n8n that keeps keys: no such warning', async () => {
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		expect(host.logs).not.toContainEqual(warning);
 	});
 });
 

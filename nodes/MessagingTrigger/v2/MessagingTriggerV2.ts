@@ -36,6 +36,13 @@ export class MessagingTriggerV2 implements INodeType {
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: 'messagingApi', required: true }],
 			properties: [
+				{
+					displayName:
+						'Needs n8n 2.20 or newer. On older n8n, use version 1: there a restart can deliver messages again unmarked.',
+					name: 'versionNotice',
+					type: 'notice',
+					default: '',
+				},
 				eventsParameter,
 				conversationParameter,
 				{

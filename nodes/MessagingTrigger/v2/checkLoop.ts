@@ -7,7 +7,7 @@ import type { ITriggerFunctions } from 'n8n-workflow';
 
 import type { TriggerOptions } from '../options';
 import { TriggerDeliveries } from './deliveries';
-import { sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
+import { honoursDeduplicationKeys, sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
 import { sharedPaces } from './sharedPace';
 import { nextDelay, serviceWaitOf, shouldReport } from './schedule';
@@ -20,6 +20,10 @@ export interface LoopSettings {
 	/** Tests only: how long a stop waits for executions in flight. */
 	stopWaitMs?: number;
 }
+
+/** n8n before 2.20 drops no repeated delivery (docs/compatibility.md): said once per activation, in n8n's log. */
+export const UNSUPPORTED_N8N_WARNING =
+	'Messaging Trigger version 2 needs n8n 2.20 or newer: this n8n ignores deduplication keys, so after a restart a delivery can come again without the redelivery mark. Use version 1 on this n8n.';
 
 export class CheckLoop {
 	private readonly abort = new AbortController();
@@ -48,6 +52,7 @@ export class CheckLoop {
 	 * survives a restart even when nothing is emitted.
 	 */
 	async start(): Promise<void> {
+		if (!honoursDeduplicationKeys(this.context)) this.context.logger.warn(UNSUPPORTED_N8N_WARNING);
 		this.deliveries.recover();
 		const first = await this.checkOnce();
 		this.loop = this.run(first);
