@@ -195,7 +195,9 @@ async function publishWorkflow(userFolder, id, options) {
 	const hasPublish = fs.existsSync(
 		path.join(path.dirname(path.dirname(N8N_BIN)), 'dist', 'commands', 'publish', 'workflow.js'),
 	);
-	if (hasPublish) await recordImportedVersion(userFolder, id);
+	// Only the suites' SQLite databases need it (2.0.x); queue mode's Postgres is on n8n versions that write it.
+	const sqlite = (options?.env?.DB_TYPE ?? process.env.DB_TYPE ?? 'sqlite') === 'sqlite';
+	if (hasPublish && sqlite) await recordImportedVersion(userFolder, id);
 	const args = hasPublish
 		? ['publish:workflow', `--id=${id}`]
 		: ['update:workflow', `--id=${id}`, '--active=true'];
