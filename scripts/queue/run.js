@@ -64,6 +64,8 @@ const PLAN = OPTIONS.quick
 			workerKills: 1,
 		};
 
+/** The longest a restarted trigger may stay busy before its first poll (reading lost deliveries again). */
+const MAX_BUSY_MS = 10 * 60_000;
 /** Faults at the service the trigger polls (the delivery log's service has none: its POSTs are not retried). */
 const POLL_FAULTS = {
 	rate429: 0.06,
@@ -501,12 +503,23 @@ async function nodeOnWorkers({ mainProcess, workers, executions, service }) {
 
 // ---------- 2. the trigger through restarts and crashes ----------
 
-/** Watches the trigger's list requests at the faulty service: when each came, and who wants to know. */
+/**
+ * Watches the trigger's requests at the faulty service: when each list request came, who wants to know, and
+ * what else it asked (after a crash it reads the lost deliveries again, one request per message, before it lists).
+ */
 function watchPolls(faulty, inbox) {
-	const watch = { times: [], listeners: new Set(), last: 0 };
+	const watch = {
+		times: [],
+		listeners: new Set(),
+		last: 0,
+		lastAny: performance.now(),
+		requests: [],
+	};
 	const push = Array.prototype.push;
 	faulty.requests.push = function (...records) {
 		for (const record of records) {
+			watch.lastAny = performance.now();
+			watch.requests.push({ at: Date.now(), record });
 			if (
 				record.method === 'GET' &&
 				record.path === '/v1/messages' &&
@@ -519,14 +532,53 @@ function watchPolls(faulty, inbox) {
 		}
 		return push.apply(this, records);
 	};
+	/** What the trigger asked the service since `since` (ms epoch). */
+	watch.asked = (since) => {
+		const counts = {};
+		for (const { at, record } of watch.requests) {
+			if (at < since) continue;
+			const path = record.path.replace(/\/(msg|conv|ct)_[^/]+/g, '/:id');
+			const kind = `${record.method} ${path} ${record.status || 'no answer'}`;
+			counts[kind] = (counts[kind] ?? 0) + 1;
+		}
+		return `requests at the polled service since then: ${JSON.stringify(counts)}`;
+	};
+	/**
+	 * Rejects once the service has heard nothing at all for `silentMs` (a stuck trigger; a trigger that is
+	 * busy reading lost deliveries again is not), or after MAX_BUSY_MS in all.
+	 */
+	watch.silence = (since, silentMs, what) =>
+		new Promise((_, reject) => {
+			const startedAt = performance.now();
+			const timer = setInterval(() => {
+				const now = performance.now();
+				const silent = now - Math.max(startedAt, watch.lastAny);
+				if (silent < silentMs && now - startedAt < MAX_BUSY_MS) return;
+				clearInterval(timer);
+				reject(
+					new Error(
+						`${what} within ${Math.round((now - startedAt) / 1000)} s; ${watch.asked(since)}`,
+					),
+				);
+			}, 250);
+			watch.stopSilence = () => clearInterval(timer);
+		});
 	/** Resolves when a poll that began after `since` (ms epoch) has been quiet for `quietMs`. */
-	watch.pollAfter = async (since, timeoutMs, quietMs = 800) => {
-		await waitFor(
-			'a poll of the trigger',
-			() => watch.times.some((t) => t >= since),
-			timeoutMs,
-			100,
-		);
+	watch.pollAfter = async (since, silentMs, quietMs = 800) => {
+		const silence = watch.silence(since, silentMs, 'no poll of the trigger');
+		try {
+			await Promise.race([
+				silence,
+				waitFor(
+					'a poll of the trigger',
+					() => watch.times.some((t) => t >= since),
+					MAX_BUSY_MS,
+					100,
+				),
+			]);
+		} finally {
+			watch.stopSilence();
+		}
 		await waitFor('the poll to end', () => performance.now() - watch.last >= quietMs, 60_000, 50);
 		return watch.times.filter((t) => t >= since)[0];
 	};
@@ -572,7 +624,7 @@ async function triggerThroughFaults({
 	say(
 		`trigger v${OPTIONS.triggerVersion}: stream started (bursts of 5-${2.5 * wf.TRIGGER_PAGE_SIZE} messages, page ${wf.TRIGGER_PAGE_SIZE}); faults at the service: ${JSON.stringify(POLL_FAULTS)}`,
 	);
-	// A check after a restart, allowing for the trigger's backoff when injected faults fail a few checks in a row.
+	// The longest silence of a running trigger: its backoff when injected faults fail a few checks in a row.
 	const checkWindow = TRIGGER.checkEveryMs + 150_000;
 
 	for (let i = 1; i <= PLAN.graceful; i++) {
@@ -615,14 +667,17 @@ async function triggerThroughFaults({
 				});
 			}
 			const measured = await fired;
-			detail = `aimed ${delayMs} ms after a poll's last request, killed ${measured.toFixed(1)} ms after it`;
+			detail = `aimed ${delayMs} ms after a poll's last request, killed ${measured.gap.toFixed(1)} ms after it, ${(measured.afterMs / 1000).toFixed(0)} s after the start began`;
 		}
 		report.faults.push({ kind: 'main-kill', detail });
 		say(`main SIGKILL ${i + 1}/${PLAN.kills.length}: ${detail}`);
 	}
 	const restartedAt = Date.now();
 	await mainProcess.start();
-	await polls.pollAfter(restartedAt, checkWindow);
+	const firstPoll = await polls.pollAfter(restartedAt, checkWindow);
+	say(
+		`main started after the kills; first poll ${((firstPoll - restartedAt) / 1000).toFixed(0)} s after the start began; ${polls.asked(restartedAt)}`,
+	);
 
 	phase = 'worker-kill';
 	phaseStart['worker-kill'] = executionsAt();
@@ -731,6 +786,16 @@ async function triggerThroughFaults({
 			assert.deepEqual(counted.unknownIds, [], 'the sink names messages that were never created');
 		},
 	);
+	await check(
+		'every start of the main activated the trigger (n8n logged no failed activation)',
+		() => {
+			const log = fs.readFileSync(mainProcess.logFile, 'utf8');
+			const failed = log
+				.split('\n')
+				.filter((line) => /failed to activate|partially published/i.test(line));
+			assert.deepEqual(failed, []);
+		},
+	);
 	await check('oldest first within each execution', () => {
 		assert.deepEqual(order.violations.slice(0, 3), []);
 	});
@@ -803,29 +868,26 @@ async function triggerThroughFaults({
 	}
 }
 
-/** Kills the main `delayMs` after the last request of the next poll; resolves with the measured gap. */
-function killAfterPoll(mainProcess, polls, delayMs, timeoutMs) {
+/** Kills the main `delayMs` after the last request of the next poll; resolves with the measured gap and when. */
+function killAfterPoll(mainProcess, polls, delayMs, silentMs) {
+	const armedAt = Date.now();
 	return new Promise((resolve, reject) => {
 		let timer;
 		const fire = () => {
 			const gap = performance.now() - polls.last;
 			polls.listeners.delete(onRequest);
-			clearTimeout(giveUp);
+			polls.stopSilence();
 			mainProcess.signalGroup('SIGKILL');
-			mainProcess.exited.then(() => resolve(gap));
+			mainProcess.exited.then(() => resolve({ gap, afterMs: Date.now() - armedAt }));
 		};
 		const onRequest = () => {
 			clearTimeout(timer);
 			timer = setTimeout(fire, delayMs);
 		};
-		const giveUp = setTimeout(() => {
+		polls.silence(armedAt, silentMs, 'the main did not poll after starting').catch((error) => {
 			polls.listeners.delete(onRequest);
-			reject(
-				new Error(
-					`the main did not poll within ${timeoutMs / 1000} s of starting:\n${mainProcess.lastLines()}`,
-				),
-			);
-		}, timeoutMs);
+			reject(new Error(`${error.message}\n${mainProcess.lastLines()}`));
+		});
 		polls.listeners.add(onRequest);
 	});
 }

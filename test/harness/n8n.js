@@ -684,6 +684,7 @@ function createTriggerHost({
 			activation,
 		);
 		save(proc); // and saves it, awaited, at the end of activation
+		host.activatedAt = Date.now();
 		host.process = proc;
 		await host.idle(checksBefore);
 		return host;

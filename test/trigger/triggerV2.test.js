@@ -77,6 +77,22 @@ describe('Messaging Trigger v2: schedule under load and failure', () => {
 		expect(sandbox.stats.peakInFlight).toBe(1);
 	});
 
+	test('only a first activation waits for its check: n8n 2.40 fails an activation that takes over 84 s', async () => {
+		send('before');
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		expect(host.savedState()).toBeDefined(); // where the stream stood, saved with the activation
+		await host.stop();
+		send('while stopped');
+		sandbox.set({ latencyMs: 20_000 }); // on the fake clock, within the request timeout
+		const restartedAt = Date.now();
+		let activated = false;
+		const starting = host.start().then(() => (activated = true));
+		while (!activated) await jest.advanceTimersToNextTimerAsync();
+		await starting;
+		expect(host.activatedAt - restartedAt).toBeLessThan(1000);
+		expect(texts(host.delivered())).toEqual(['while stopped']); // by its first check, right after
+	});
+
 	test('failed checks back off (doubling, capped), never stop the trigger, and a success resets the pace', async () => {
 		send('before');
 		host = await createTriggerHost({ credentials, parameters: every(5) }).start();

@@ -47,14 +47,15 @@ export class CheckLoop {
 	}
 
 	/**
-	 * At activation: attach to executions still running in this process, then run the first check
-	 * before n8n saves the activation's static data, so that where the stream stood at activation
-	 * survives a restart even when nothing is emitted.
+	 * At activation: attach to executions still running in this process. A first activation runs its
+	 * first check before n8n saves the activation's static data, so that where the stream stood survives
+	 * a restart even when nothing is emitted; later activations check at once, without holding up n8n's
+	 * activation (n8n 2.40 fails one that takes over 84 s: docs/exactly-once.md#activation).
 	 */
 	async start(): Promise<void> {
 		if (!honoursDeduplicationKeys(this.context)) this.context.logger.warn(UNSUPPORTED_N8N_WARNING);
 		this.deliveries.recover();
-		const first = await this.checkOnce();
+		const first = this.deliveries.knowsWhereTheStreamStands() ? 0 : await this.checkOnce();
 		this.loop = this.run(first);
 	}
 

@@ -111,6 +111,11 @@ export class TriggerDeliveries {
 		};
 	}
 
+	/** A check has saved where the stream stands (this is not the first activation). */
+	knowsWhereTheStreamStands(): boolean {
+		return isTriggerState(this.staticData.state);
+	}
+
 	/** At activation: attach to executions still running in this process (the others were lost with it). */
 	recover(): void {
 		const scope = this.scope();
