@@ -31,6 +31,8 @@ export interface ResponseInfo extends Answer {
 export interface PacerOptions {
 	/** Epoch ms; Date.now by default. */
 	now?: () => number;
+	/** n8n's sleep by default; the simulation's runs in virtual time. */
+	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface AcquireOptions {
@@ -75,6 +77,7 @@ export class DeadlineReached extends Error {
 
 export class Pacer {
 	private readonly now: () => number;
+	private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 	private holdUntil = 0;
 	/** A turn taken before a 429 paused the starts is taken again (resume). */
 	private pausedAt = -Infinity;
@@ -95,6 +98,7 @@ export class Pacer {
 
 	constructor(options: PacerOptions = {}) {
 		this.now = options.now ?? Date.now;
+		this.sleep = options.sleep ?? sleep;
 		this.gate = new InFlightGate(this.now);
 	}
 
@@ -112,7 +116,7 @@ export class Pacer {
 				for (; reserved.wait > 0; reserved = this.resume(reserved)) {
 					if (deadline !== undefined && this.now() + reserved.wait > deadline)
 						throw new DeadlineReached();
-					await sleep(reserved.wait, signal);
+					await this.sleep(reserved.wait, signal);
 					waitedMs += reserved.wait;
 				}
 				if (stopped()) throw new RunStopped(this.stopped?.status);
@@ -123,7 +127,7 @@ export class Pacer {
 			}
 			const heldMs = this.quotaHoldMs(reserved);
 			if (heldMs !== undefined) {
-				await sleep(heldMs, signal).catch(() => undefined); // cancelled: seen at the next turn
+				await this.sleep(heldMs, signal).catch(() => undefined); // cancelled: seen at the next turn
 				continue;
 			}
 			const inFlight = await new Promise<number>((resolve) => this.admit(resolve));
