@@ -1,10 +1,10 @@
 'use strict';
 const {
 	DeadlineReached,
-	MAX_START_GAP_MS,
 	Pacer,
 	RunStopped,
 } = require('../../dist/nodes/shared/transport/pacing/pacer');
+const { MAX_START_GAP_MS } = require('../../dist/nodes/shared/transport/pacing/rateEstimate');
 const {
 	parseRetryAfter,
 	retryHintMs,
@@ -402,10 +402,10 @@ function manualPacer() {
 		await settle();
 		return true;
 	};
-	/** Runs the clock to `to`, every sleep due by then ending in turn. */
+	/** Runs the clock to `to` (Infinity: to the last sleep's end), every sleep due by then ending in turn. */
 	const runTo = async (to) => {
 		while (await step(to));
-		clock.now = Math.max(clock.now, to);
+		if (to !== Infinity) clock.now = Math.max(clock.now, to);
 	};
 	/** acquire() now; `sleptMs`: the wait it began at once (its turn's, or a hold's), if any. */
 	const reserve = (options) => {
@@ -500,11 +500,13 @@ describe('Pacer', () => {
 			const turns = await take(10);
 			clock.now += 30;
 			for (const turn of turns.slice(0, stale)) refuse(turn, '1');
-			// The probe; its pause follows the latency, which every answer updates.
-			const [, afterProbe, next] = await take(3);
-			return next.waitedMs - afterProbe.waitedMs;
+			// The probe's pause is the event's; the spacing after it follows the latency, which every answer updates.
+			const [probe, afterProbe, next] = await take(3);
+			return [probe.waitedMs, next.waitedMs - afterProbe.waitedMs];
 		};
-		expect(await spacingAfter(8)).toBeCloseTo(await spacingAfter(1), 6);
+		const [[pause8, spacing8], [pause1, spacing1]] = [await spacingAfter(8), await spacingAfter(1)];
+		expect(pause8).toBe(pause1);
+		expect(spacing8).toBeCloseTo(spacing1, 6);
 	});
 	test('after the pause, starts are paced at the rate the service accepted, at most MAX_START_GAP_MS apart', async () => {
 		const { clock, take } = await warmedUp(); // 200/s accepted for half a second
@@ -789,8 +791,10 @@ describe('Pacer admission', () => {
 		expect(released).toBeLessThanOrEqual(500);
 		// The probe refused above the cap: back to 3 in flight at most.
 		const before = starts.length;
+		clock.now += 100; // past the next start the rate allows
 		await release(inFlight.at(-1), { status: 429, headers: {} }); // 4 in flight become 3: nobody else yet
 		expect(starts).toHaveLength(before);
+		expect(reserve().sleptMs).toBeUndefined(); // the cap's news, not the rate's: no pause
 		await release();
 		expect(levelsSeen().slice(before - 4)).toEqual([3]);
 	});
