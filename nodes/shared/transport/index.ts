@@ -21,8 +21,8 @@ import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
-export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
-export { DEFAULT_RETRY, type RetryPolicy } from './retry';
+export { MessagingApiError, serviceErrorText } from './errors';
+export { DEFAULT_RETRY } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
 export type { ApiRequest, Lane, RawBody, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';

@@ -22,11 +22,10 @@ export interface ApiRequest {
 	path: string[];
 	query?: { [key: string]: FormValue };
 	body?: { [key: string]: FormValue };
-	/** Sent instead of `body` (a multipart upload). */
 	rawBody?: RawBody;
 }
 
-/** A body the caller builds (a multipart upload), instead of the form-encoded `body`. */
+/** A body the caller builds (a multipart upload), sent instead of the form-encoded `body`. */
 export interface RawBody {
 	contentType: string;
 	open(): Buffer;

@@ -145,10 +145,7 @@ export class Pacer {
 		}
 	}
 
-	/**
-	 * A request first sent at `firstSentAt` spent its retry budget on service faults: when the service
-	 * served nothing of the run since, the run stops (the storm rule). docs/pacing.md#bounds
-	 */
+	/** A request's budget spent on service faults: nothing served since its first send stops the run. docs/pacing.md#bounds */
 	gaveUp(firstSentAt: number, status?: number): void {
 		if (this.lastServedAt < firstSentAt) this.stopped = { status };
 	}
