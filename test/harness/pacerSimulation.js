@@ -185,7 +185,7 @@ async function simulate({
 						cpu(CPU_PER_ANSWER_MS, async () => {
 							stats.answers += 1;
 							const status = decision.allowed ? 200 : 429;
-							turn.release({ status, headers });
+							turn.release({ statusCode: status, headers });
 							await settled(); // a request let go by this release is sent first
 							if (status === 200) return finish(true);
 							stats.rateLimited += 1;

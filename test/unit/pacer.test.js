@@ -439,7 +439,7 @@ async function warmedUp() {
 		const turns = await env.take(10);
 		for (const turn of turns) expect(turn.waitedMs).toBe(0);
 		env.clock.now += 25;
-		for (const turn of turns) turn.release({ status: 200, headers: {} });
+		for (const turn of turns) turn.release({ statusCode: 200, headers: {} });
 		env.clock.now += 25;
 	}
 	return env;
@@ -447,7 +447,7 @@ async function warmedUp() {
 
 const refuse = (turn, retryAfter = '1') =>
 	turn.release({
-		status: 429,
+		statusCode: 429,
 		headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
 	});
 
@@ -457,7 +457,10 @@ describe('Pacer', () => {
 		for (let i = 0; i < 1000; i++) {
 			const [turn] = await take();
 			expect([turn.waitedMs, turn.startedAt, turn.inFlight]).toEqual([0, clock.now, 1]);
-			turn.release({ status: i % 7 ? 200 : 404, headers: { 'content-type': 'application/json' } });
+			turn.release({
+				statusCode: i % 7 ? 200 : 404,
+				headers: { 'content-type': 'application/json' },
+			});
 			if (i % 3 === 0) clock.now += 1;
 		}
 	});
@@ -489,7 +492,7 @@ describe('Pacer', () => {
 		// A success ends the wall: the next 429 is a new event, with a brief pause again.
 		const [served] = await take();
 		clock.now += 25;
-		served.release({ status: 200, headers: {} });
+		served.release({ statusCode: 200, headers: {} });
 		expect(await probeRefused()).toBeLessThanOrEqual(1000);
 		const [after] = await take();
 		expect(after.waitedMs).toBeLessThan(100);
@@ -542,7 +545,7 @@ describe('Pacer', () => {
 		const [first] = await take();
 		clock.now += 30;
 		first.release({
-			status: 200,
+			statusCode: 200,
 			headers: { ratelimit: 'limit=10, remaining=9, reset=1', 'ratelimit-policy': '10;w=1' },
 		});
 		const waits = (await take(20)).map((t) => t.waitedMs);
@@ -554,7 +557,7 @@ describe('Pacer', () => {
 		const { clock, take } = manualPacer();
 		const answer = (turn, remaining) =>
 			turn.release({
-				status: 200,
+				statusCode: 200,
 				headers: {
 					ratelimit: `limit=10, remaining=${remaining}, reset=1`,
 					'ratelimit-policy': '10;w=1',
@@ -582,7 +585,7 @@ describe('Pacer', () => {
 		const nextWait = async (headers) => {
 			const { take } = manualPacer();
 			const [first] = await take();
-			first.release({ status: 200, headers });
+			first.release({ statusCode: 200, headers });
 			const [next] = await take();
 			return next.waitedMs;
 		};
@@ -610,13 +613,13 @@ describe('Pacer', () => {
 	test("a 429's body names the wait when its headers do not: the pause after it follows that", async () => {
 		const hold = async (headers, body) => {
 			const { clock, take } = manualPacer();
-			for (const turn of await take(3)) turn.release({ status: 200, headers: {} });
+			for (const turn of await take(3)) turn.release({ statusCode: 200, headers: {} });
 			clock.now += 100;
 			const [event] = await take();
 			clock.now += 50;
-			event.release({ status: 429, headers, body });
+			event.release({ statusCode: 429, headers, body });
 			const [probe] = await take();
-			probe.release({ status: 429, headers, body }); // the probe, refused
+			probe.release({ statusCode: 429, headers, body }); // the probe, refused
 			const [next] = await take();
 			return next.waitedMs;
 		};
@@ -639,7 +642,7 @@ describe('Pacer: a storm that does not clear', () => {
 		const [check] = await take(1, { throughRefusal: true });
 		check.release();
 		// Another request still in flight is answered: the service serves the run again.
-		other.release({ status: 404, headers: {} });
+		other.release({ statusCode: 404, headers: {} });
 		const [again] = await take();
 		again.release();
 	});
@@ -648,12 +651,12 @@ describe('Pacer: a storm that does not clear', () => {
 		const [gaveUp] = await take();
 		clock.now += 1000;
 		const [served] = await take();
-		served.release({ status: 200, headers: {} });
+		served.release({ statusCode: 200, headers: {} });
 		clock.now += 59_000;
 		const [refused] = await take();
 		refuse(refused);
 		const [failed] = await take();
-		failed.release({ status: 503, headers: {} }); // a fault is not service
+		failed.release({ statusCode: 503, headers: {} }); // a fault is not service
 		pacer.gaveUp(gaveUp.startedAt);
 		const [goes] = await take();
 		goes.release();
@@ -761,7 +764,8 @@ describe('Pacer admission', () => {
 		const { clock, take, reserve, runTo, settle } = manualPacer();
 		const first = await take(8);
 		clock.now += 25; // answered after they started: not probes of the cap they show
-		for (const turn of first) turn.release({ status: turn.inFlight <= 3 ? 200 : 429, headers: {} });
+		for (const turn of first)
+			turn.release({ statusCode: turn.inFlight <= 3 ? 200 : 429, headers: {} });
 		const inFlight = [];
 		const starts = [];
 		const wave = (n) => {
@@ -792,7 +796,7 @@ describe('Pacer admission', () => {
 		// The probe refused above the cap: back to 3 in flight at most.
 		const before = starts.length;
 		clock.now += 100; // past the next start the rate allows
-		await release(inFlight.at(-1), { status: 429, headers: {} }); // 4 in flight become 3: nobody else yet
+		await release(inFlight.at(-1), { statusCode: 429, headers: {} }); // 4 in flight become 3: nobody else yet
 		expect(starts).toHaveLength(before);
 		expect(reserve().sleptMs).toBeUndefined(); // the cap's news, not the rate's: no pause
 		await release();
@@ -820,7 +824,8 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 			});
 			return reserved;
 		};
-		const answer = (name, headers, status = 200) => turns[name].release({ status, headers });
+		const answer = (name, headers, status = 200) =>
+			turns[name].release({ statusCode: status, headers });
 		return { ...env, events, turns, request, answer };
 	};
 	test('spent by the requests sent since: the next is held one round trip (never past the reset), then takes a new turn; with nothing in flight one goes', async () => {
@@ -903,7 +908,7 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		for (let i = 0; i < 50; i++) {
 			const [turn] = await take();
 			clock.now += 25;
-			turn.release({ status: 200, headers: quota(9) });
+			turn.release({ statusCode: 200, headers: quota(9) });
 			clock.now += 1;
 		}
 		// Then a wave: the last answer said 9 remain, so 9 go and the tenth is held a round trip.
@@ -916,15 +921,15 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 		const { clock, take, reserve, given } = manualPacer();
 		const [a, b, c] = await take(3);
 		clock.now += 40; // n8n's first answers are slow
-		a.release({ status: 200, headers: quota(1) });
+		a.release({ statusCode: 200, headers: quota(1) });
 		clock.now += 1;
-		b.release({ status: 429, headers: quota(0) });
-		c.release({ status: 429, headers: quota(0) });
+		b.release({ statusCode: 429, headers: quota(0) });
+		c.release({ statusCode: 429, headers: quota(0) });
 		const next = reserve();
 		expect(next.sleptMs).toBeUndefined(); // no pause, no spacing
 		const [sent] = await given(next);
 		clock.now += 25;
-		sent.release({ status: 429, headers: quota(0) });
+		sent.release({ statusCode: 429, headers: quota(0) });
 		expect(reserve().sleptMs).toBeGreaterThan(0); // an event: a pause, then a probe
 	});
 	test('requests sent in the same millisecond as the announcing one count as sent after it', async () => {
@@ -961,7 +966,7 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 			const cancel = new AbortController();
 			const [turn] = await take();
 			clock.now += 20;
-			turn.release({ status: 200, headers: window });
+			turn.release({ statusCode: 200, headers: window });
 			const [second] = await take();
 			expect(second.waitedMs).toBe(0); // the window's second place
 			// The next turn's wait (the next window) passes the deadline, or is cancelled while waited.
@@ -990,7 +995,7 @@ describe('Pacer admission by an announced quota (X-RateLimit-Remaining, no windo
 			const [a] = await take();
 			clock.now += 1;
 			await take(); // in flight the whole time
-			a.release({ status: 200, headers });
+			a.release({ statusCode: 200, headers });
 			const answeredAt = clock.now;
 			const c = reserve();
 			const [sent] = await given(c);

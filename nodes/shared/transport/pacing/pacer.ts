@@ -5,6 +5,7 @@ import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from '../retry';
 import { MAX_START_GAP_MS, RateEstimate } from './rateEstimate';
 import { retryHintMs } from '../headers/retryAfter';
+import type { RawResponse } from '../outcome';
 
 /** The pace shared by the requests of one node run, taken as one handle (acquire → release). docs/pacing.md */
 
@@ -18,7 +19,7 @@ type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface AcquireOptions {
 	signal?: AbortSignal;
-	/** Epoch ms: a turn that would start after it is refused with DeadlineReached. */
+	/** Epoch ms: no turn starts after it (DeadlineReached); the transport neither waits nor retries past it. */
 	deadline?: number;
 	/** Send and Wait's checks: the storm rule does not stop them (their wait is the user's). */
 	throughRefusal?: boolean;
@@ -35,13 +36,7 @@ export interface Turn {
 	release(answer?: Answer): void;
 }
 
-export interface Answer {
-	status: number;
-	/** Any case; values may be arrays. */
-	headers: Record<string, unknown> | undefined;
-	/** A 429's may carry its retry_after. */
-	body?: unknown;
-}
+type Answer = Pick<RawResponse, 'statusCode' | 'headers' | 'body'>;
 
 /** A turn refused because the storm rule stopped the run; `status`: the storm's. */
 export class RunStopped extends Error {
@@ -175,7 +170,11 @@ export class Pacer {
 	}
 
 	/** Every answer: success, 429 or any other status. */
-	private learn({ status, headers, body }: Answer, startedAt: number, inFlight: number): void {
+	private learn(
+		{ statusCode: status, headers, body }: Answer,
+		startedAt: number,
+		inFlight: number,
+	): void {
 		const now = this.now();
 		if (status !== 429 && status < 500) {
 			this.lastServedAt = now;
