@@ -190,7 +190,7 @@ export class Pacer {
 		const { cap } = this.gate;
 		if (status === 429 && cap !== undefined && inFlight > cap) return;
 		const fresh = this.estimate.isFresh(startedAt);
-		this.estimate.countAnswer(startedAt, status !== 429);
+		this.estimate.countCohort(startedAt, status !== 429);
 		if (status !== 429) {
 			this.eventsWithoutSuccess = 0;
 			this.estimate.onAccepted(startedAt, now, fresh, this.holdUntil);

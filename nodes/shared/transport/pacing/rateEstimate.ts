@@ -43,7 +43,7 @@ export class RateEstimate {
 	}
 
 	/** An answer of a request in flight at the last event: the share of its cohort accepted is the share of the pace the service takes. */
-	countAnswer(startedAt: number, accepted: boolean): void {
+	countCohort(startedAt: number, accepted: boolean): void {
 		const cohort = this.cohort;
 		if (this.isFresh(startedAt) || startedAt <= cohort.from) return;
 		cohort.answered += 1;
