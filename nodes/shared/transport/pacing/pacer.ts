@@ -92,6 +92,7 @@ export class Pacer {
 			signal?.throwIfAborted();
 			refuseIfStopped();
 			let reserved = this.reserve();
+			let taken = false;
 			try {
 				while (reserved.wait > 0) {
 					if (deadline !== undefined && this.now() + reserved.wait > deadline)
@@ -103,9 +104,9 @@ export class Pacer {
 					reserved = this.reserve();
 				}
 				refuseIfStopped();
-			} catch (error) {
-				this.forget(reserved); // cancelled, late or stopped while waiting: given up, not taken
-				throw error;
+				taken = true;
+			} finally {
+				if (!taken) this.forget(reserved); // cancelled, late or stopped while waiting: given up
 			}
 			// A spent bare quota, one in flight to renew it: a new turn after a round trip. docs/pacing.md#rate-limit-headers
 			const now = this.now();
