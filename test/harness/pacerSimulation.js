@@ -25,6 +25,7 @@ const { minimumMs, SHAPE_SETTINGS, shapeVerdict } = require('../../scripts/bench
 const { decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
 const { parseRetryAfter } = require('../../dist/nodes/shared/transport/headers/retryAfter');
 const { MAX_LENT_WAIT_MS } = require('../../dist/nodes/shared/transport');
+const { RunStopped } = require('../../dist/nodes/shared/transport/pacing/pacer');
 
 /** Deterministic randomness, so every run simulates the same thing. */
 function seeded(seed) {
@@ -37,6 +38,9 @@ function seeded(seed) {
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }
+
+/** Every promise continuation queued so far has run. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A minimal event loop over virtual time (a binary heap of timers). */
 function virtualTime(start) {
@@ -53,7 +57,8 @@ function virtualTime(start) {
 			i = parent;
 		}
 	};
-	clock.run = () => {
+	// Each timer's promise continuations (the Pacer's handle) settle before the next timer.
+	clock.run = async () => {
 		while (heap.length) {
 			const top = heap[0];
 			const last = heap.pop();
@@ -72,6 +77,7 @@ function virtualTime(start) {
 			}
 			clock.now = top.at;
 			top.run();
+			await settled();
 		}
 	};
 	return clock;
@@ -92,7 +98,7 @@ const WALL_START = Date.UTC(2026, 0, 1) + 370;
  * One run: `requests` requests at `parallel` in flight through one `new Pacer({now})` against the limiter
  * `rateLimit` (sandbox settings: {shape, perSecond, burst, limit, windowMs, retryAfter, headers}).
  */
-function simulate({
+async function simulate({
 	latencyMs = LATENCY_MS,
 	jitterMs = JITTER_MS,
 	Pacer,
@@ -114,7 +120,13 @@ function simulate({
 	const limiter = custom
 		? { clock: since, ...custom }
 		: createLimiter({ ...rateLimit, clock: since });
-	const pacer = new Pacer({ now: () => clock.now });
+	const pacer = new Pacer({
+		now: () => clock.now,
+		sleep: (ms) => {
+			stats.longestWaitMs = Math.max(stats.longestWaitMs, ms);
+			return new Promise((resolve) => clock.at(clock.now + ms, resolve));
+		},
+	});
 	const stats = {
 		requests,
 		parallel,
@@ -138,31 +150,25 @@ function simulate({
 		return allowed ? limits : { ...limits, ...retryAfterHeaders(limiter.retryAfter, waitMs, now) };
 	};
 
-	const attempt = (attempts, notBefore) => {
+	const attempt = async (attempts, notBefore) => {
 		if (notBefore > clock.now) return clock.at(notBefore, () => attempt(attempts, 0));
-		// As the transport: once the service refused the whole run for a whole retry budget, no request
-		// is tried again (before its turn, and after waiting it).
-		if (pacer.refusingRun) return finish(false);
+		// As the transport: the run's handle, a turn and a place in flight, refused once the run stopped.
+		const calledAt = clock.now;
+		let turn;
+		try {
+			turn = await pacer.acquire();
+		} catch (error) {
+			if (!(error instanceof RunStopped)) throw error;
+			if (clock.now > calledAt) stats.reserves += 1; // a turn taken, given up after its wait
+			return finish(false);
+		}
 		stats.reserves += 1;
-		// As the transport (Pacer.acquire): after its turn (taken again when a 429 paused the starts
-		// meanwhile), a request held for a spent announced quota takes a new turn after the hold, else it
-		// waits for a place among those in flight.
-		wait(attempts, pacer.takeTurn(), (turn) => {
-			if (pacer.refusingRun) return (pacer.abandonTurn(turn), finish(false));
-			const heldMs = pacer.quotaHoldMs(turn);
-			if (heldMs !== undefined) return clock.at(clock.now + heldMs, () => attempt(attempts, 0));
-			pacer.admit((inFlight) => send(attempts, inFlight));
-		});
+		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
+		send(attempts, turn);
 	};
-	const wait = (attempts, turn, then) => {
-		stats.longestWaitMs = Math.max(stats.longestWaitMs, turn.wait);
-		if (turn.wait <= 0) return then(turn);
-		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.wait;
-		clock.at(clock.now + turn.wait, () => wait(attempts, pacer.resume(turn), then));
-	};
-	const send = (attempts, inFlight) => {
+	const send = (attempts, turn) => {
 		{
-			const startedAt = clock.now;
+			const { startedAt } = turn;
 			attempts.firstSentAt ??= startedAt;
 			clock.at(startedAt + 0.3 + random() * 0.7, () => {
 				const capped = limiter.shape === 'concurrency';
@@ -176,11 +182,11 @@ function simulate({
 					const headers = answer(decision.allowed, decision.waitMs);
 					if (admitted) limiter.release();
 					clock.at(clock.now + 0.3 + random() * 0.7, () =>
-						cpu(CPU_PER_ANSWER_MS, () => {
+						cpu(CPU_PER_ANSWER_MS, async () => {
 							stats.answers += 1;
 							const status = decision.allowed ? 200 : 429;
-							pacer.onResponse({ status, headers, startedAt, inFlight });
-							pacer.release();
+							turn.release({ statusCode: status, headers });
+							await settled(); // a request let go by this release is sent first
 							if (status === 200) return finish(true);
 							stats.rateLimited += 1;
 							const retryAfterMs = parseRetryAfter(headers, clock.now);
@@ -247,7 +253,7 @@ function simulate({
 	clock.at(WALL_START, () => {
 		for (let i = 0; i < parallel; i++) take();
 	});
-	clock.run();
+	await clock.run();
 	if (custom) return stats;
 	const firstWindowLeft =
 		rateLimit.shape === 'fixed-window'
@@ -298,14 +304,16 @@ function verdict(cell, stats) {
 module.exports = { simulate, benchmarkCells, verdict, seeded, virtualTime, SHAPE_SETTINGS };
 
 // `node test/harness/pacerSimulation.js [seeds]`: the matrix as a table, against the built Pacer.
-if (require.main === module) {
+if (require.main === module) void main();
+
+async function main() {
 	const { Pacer } = require('../../dist/nodes/shared/transport/pacing/pacer');
 	const seeds = Number(process.argv[2] ?? 3);
 	let met = 0;
 	let total = 0;
 	for (const cell of benchmarkCells()) {
-		const runs = Array.from({ length: seeds }, (_, i) => simulate({ Pacer, ...cell, seed: i + 1 }));
-		const worst = runs.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+		const runs = [];
+		for (let seed = 1; seed <= seeds; seed++) runs.push(await simulate({ Pacer, ...cell, seed }));
 		const share = Math.max(...runs.map((r) => r.share429));
 		const ok = runs.filter((r) => verdict(cell, r).met).length;
 		met += ok;

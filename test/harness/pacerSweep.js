@@ -29,7 +29,7 @@ const LIMITERS = [
 	{ shape: 'concurrency', limit: 10 },
 ];
 
-function sweep() {
+async function sweep() {
 	const results = [];
 	for (const limiter of LIMITERS)
 		for (const [retryAfter, headers] of [
@@ -41,17 +41,19 @@ function sweep() {
 				for (const parallel of [4, 32]) {
 					// The slowest limiters get fewer requests, so a run stays within the retry budget's reach.
 					const requests = limiter.perSecond === 10 || limiter.limit === 20 ? 200 : 1000;
-					const runs = [1, 2, 3].map((seed) =>
-						simulate({
-							Pacer,
-							rateLimit: { ...limiter, retryAfter, headers },
-							latencyMs,
-							jitterMs: latencyMs / 2,
-							parallel,
-							requests,
-							seed,
-						}),
-					);
+					const runs = [];
+					for (const seed of [1, 2, 3])
+						runs.push(
+							await simulate({
+								Pacer,
+								rateLimit: { ...limiter, retryAfter, headers },
+								latencyMs,
+								jitterMs: latencyMs / 2,
+								parallel,
+								requests,
+								seed,
+							}),
+						);
 					const { shape, ...size } = limiter;
 					results.push({
 						setting: `${shape} ${JSON.stringify(size)} Retry-After ${retryAfter}${headers === 'none' ? '' : `, ${headers} headers`}, ${latencyMs} ms, ${parallel} in flight, ${requests}`,
@@ -63,8 +65,10 @@ function sweep() {
 	return results;
 }
 
-if (require.main === module) {
-	const results = sweep();
+if (require.main === module) void main();
+
+async function main() {
+	const results = await sweep();
 	const against = process.argv[2] && fs.readFileSync(process.argv[2], 'utf8');
 	if (!against) {
 		process.stdout.write(`${JSON.stringify(results, null, 1)}\n`);

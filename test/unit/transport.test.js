@@ -328,10 +328,9 @@ describe('cancellation', () => {
 		// n8n's own HTTP client ends its requests on a cancel; one that does not (it cannot be made to here)
 		// keeps the quota spent, and the held request was handed back a turn of wait 0 and held again at
 		// once, without sleeping: a microtask loop that starved the process until the quota's reset.
-		const pacer = new Pacer();
-		let turns = 0;
-		const takeTurn = pacer.takeTurn.bind(pacer);
-		pacer.takeTurn = () => ((turns += 1), takeTurn());
+		const { sleep } = require('n8n-workflow');
+		let turns = 0; // each hold ends in a new turn
+		const pacer = new Pacer({ sleep: (ms, signal) => ((turns += 1), sleep(ms, signal)) });
 		const cancel = new AbortController();
 		let releaseSlow;
 		const slow = new Promise((resolve) => (releaseSlow = resolve));

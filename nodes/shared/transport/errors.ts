@@ -103,36 +103,30 @@ export interface ErrorContext {
 /** A budget spent on 429s, a quota spent beyond any wait, the run stopped (a storm). docs/pacing.md#bounds */
 export type RefusalKind = 'rate-limit' | 'quota' | 'run';
 
-/** What a failed request came to, as fields (retry.ts's Failure says what each means). */
-export interface FailureFacts
-	extends Pick<Failure, 'status' | 'retryAfterMs' | 'askedWaitMs' | 'quotaResetAt'> {
-	/** The next try would have come after the request's deadline. */
-	deadlineReached?: boolean;
-	refusal?: RefusalKind;
-	/** The service's own reason (serviceErrorText), before our sentence around it. */
-	serviceText?: string;
-}
-
-/** n8n's NodeApiError with the facts typed: nobody parses the package's own texts. */
+/** n8n's NodeApiError with the facts of the failure as fields (retry.ts's Failure says what each means). */
 export class MessagingApiError extends NodeApiError {
 	status?: number;
 	retryAfterMs?: number;
 	askedWaitMs?: number;
 	quotaResetAt?: number;
+	/** The next try would have come after the request's deadline. */
 	deadlineReached = false;
 	refusal?: RefusalKind;
+	/** The service's own reason (serviceErrorText), before our sentence around it. */
 	serviceText?: string;
 
 	constructor(
 		node: INode,
 		cause: JsonObject,
 		options: ConstructorParameters<typeof NodeApiError>[2],
-		facts: FailureFacts,
+		facts: Facts,
 	) {
 		super(node, cause, options);
 		Object.assign(this, facts);
 	}
 }
+
+type Facts = Partial<Omit<MessagingApiError, keyof NodeApiError>>;
 
 const MAYBE_PROCESSED =
 	'The service may or may not have processed it, so it was not repeated (a message is never sent twice by a retry). Check before sending again.';
@@ -142,7 +136,7 @@ export function apiError(
 	context: Pick<ErrorContext, 'node' | 'itemIndex' | 'secrets'>,
 	cause: { message: string; status?: number },
 	texts: { message: string; description?: string; httpCode?: string },
-	facts: FailureFacts = {},
+	facts: Facts = {},
 ): MessagingApiError {
 	const clean = (text: string) => redact(text, context.secrets);
 	const serviceText = facts.serviceText === undefined ? undefined : clean(facts.serviceText);

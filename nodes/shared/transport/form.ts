@@ -1,13 +1,4 @@
-/**
- * Form encoding (application/x-www-form-urlencoded) exactly as the Messaging API documents it.
- *
- * - nested objects become bracketed keys: `reactions[like][]=ann`, `attachments[0][url]=…`;
- * - arrays of plain values use empty brackets (`key[]=v`), arrays of objects use indices (`key[0][name]=v`);
- * - `null`, an empty array and an empty object are sent as an empty value (`key=`): "clear this field";
- * - booleans are `true`/`false`, numbers their decimal text, `undefined` is left out;
- * - every name and value is percent-encoded (UTF-8), including `[`, `]`, `&`, `=`, `+` inside a name,
- *   so only the structural brackets stay literal.
- */
+/** Form encoding exactly as the Messaging API documents it: bracketed keys, `key=` to clear a field, names encoded too. */
 
 /** Any JSON-like value: text, number, boolean, null, arrays and plain objects of those. */
 export type FormValue = unknown;

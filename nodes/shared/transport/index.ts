@@ -5,7 +5,7 @@ import { sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, credentialData } from './credentials';
 import { apiError, requestError, runRefusedError } from './errors';
 import { attempt, buildHttpOptions } from './attempt';
-import { checkAnswer, statusFailure, type AttemptResult } from './outcome';
+import { checkAnswer, statusFailure, type AttemptResult, type RawResponse } from './outcome';
 import { secretsOf } from './redact';
 import {
 	decideRetry,
@@ -21,8 +21,8 @@ import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
 export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
-export { MessagingApiError, serviceErrorText, type RefusalKind } from './errors';
-export { DEFAULT_RETRY, type RetryPolicy } from './retry';
+export { MessagingApiError, serviceErrorText } from './errors';
+export { DEFAULT_RETRY } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
 export type { ApiRequest, Lane, RawBody, RequestContext, RequestOptions } from './types';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
@@ -57,15 +57,15 @@ export async function messagingApiRequest(
 		// A first turn's wait is pacing; from the second attempt on it is retrying.
 		if (attempts.failures + attempts.rateLimited > 0) attempts.waitedMs += turn.waitedMs;
 		let result: AttemptResult | undefined;
+		let response: RawResponse | undefined;
 		try {
 			signal?.throwIfAborted();
 			const timeoutMs = attemptTimeoutMs(built.errorContext.timeoutMs, options);
 			result = await attempt(this, built.httpOptions, built.credentials, timeoutMs);
+			if ('response' in result) response = result.response;
 		} finally {
-			const answered = result && 'response' in result ? result.response : undefined;
-			turn.release(answered && { status: answered.statusCode, ...answered });
+			turn.release(response);
 		}
-		const response = 'response' in result ? result.response : undefined;
 
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			options.onServiceTime?.(serviceNow(response.headers, Date.now()));

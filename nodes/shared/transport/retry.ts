@@ -19,11 +19,9 @@ export const DEFAULT_RETRY: RetryPolicy = {
 	maxDelayMs: 8_000,
 };
 
-/** `dropped`: after the request may have been sent; `unreachable`: nothing sent; `other`: inside n8n. */
-export type FailureKind = 'status' | 'timeout' | 'dropped' | 'unreachable' | 'other';
-
 export interface Failure {
-	kind: FailureKind;
+	/** `dropped`: after the request may have been sent; `unreachable`: nothing sent; `other`: inside n8n. */
+	kind: 'status' | 'timeout' | 'dropped' | 'unreachable' | 'other';
 	status?: number;
 	/** What the service asked to wait, ms, at most MAX_WAIT_PER_RETRY_MS. */
 	retryAfterMs?: number;

@@ -8,7 +8,7 @@ import type {
 
 import type { FormValue } from './form';
 import type { RetryPolicy } from './retry';
-import type { Pacer } from './pacing/pacer';
+import type { AcquireOptions, Pacer } from './pacing/pacer';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -22,11 +22,10 @@ export interface ApiRequest {
 	path: string[];
 	query?: { [key: string]: FormValue };
 	body?: { [key: string]: FormValue };
-	/** Sent instead of `body` (a multipart upload). */
 	rawBody?: RawBody;
 }
 
-/** A body the caller builds (a multipart upload), instead of the form-encoded `body`. */
+/** A body the caller builds (a multipart upload), sent instead of the form-encoded `body`. */
 export interface RawBody {
 	contentType: string;
 	open(): Buffer;
@@ -43,7 +42,7 @@ export interface Lane {
 	reclaim(): Promise<void>;
 }
 
-export interface RequestOptions {
+export interface RequestOptions extends Pick<AcquireOptions, 'deadline' | 'throughRefusal'> {
 	itemIndex?: number;
 	/** Shared by the requests of one run, so a rate limit slows all of them together. */
 	pacer?: Pacer;
@@ -52,10 +51,6 @@ export interface RequestOptions {
 	/** One attempt's, default DEFAULT_TIMEOUT_MS. */
 	timeoutMs?: number;
 	retry?: RetryPolicy;
-	/** Epoch ms past which the request neither waits for an answer nor retries. */
-	deadline?: number;
-	/** Send and Wait's checks: they go on when a storm stopped the run's other requests. */
-	throughRefusal?: boolean;
 	/** Told the service's time (serviceNow) with each answer: the trigger dates activation by it. */
 	onServiceTime?: (serviceNowMs: number) => void;
 }

@@ -95,10 +95,7 @@ function nearestToExhaustion(field: string, policies: string[]): string | undefi
 	return nearest?.item;
 }
 
-/**
- * The listed policy describing the reported count: by name (draft 08+), else by quota, else the first
- * with a window. Another policy's window paced a minute's quota 60 times too fast.
- */
+/** The listed policy of the reported count: by name (08+), else quota, else the first windowed. docs/pacing.md#rate-limit-headers */
 function describingPolicy(
 	policies: string[],
 	name: string,

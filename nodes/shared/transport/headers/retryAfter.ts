@@ -48,10 +48,7 @@ export function serviceNow(headers: HeaderBag, now: number): number {
 	return Math.abs(now - theirs) > CLOCKS_AGREE_MS ? theirs : now;
 }
 
-/**
- * `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date, clamped; undefined when malformed
- * or a date already past (repeated at once, a request spent its retries within the second).
- */
+/** `retry-after-ms`, else `Retry-After` (seconds or HTTP date), clamped; malformed or past: undefined. docs/pacing.md#bounds */
 export function parseRetryAfter(
 	headers: HeaderBag,
 	now: number,

@@ -35,10 +35,7 @@ export class AnnouncedLimits {
 	private readonly accepted: number[] = [];
 	/** Starts reserved and not over yet. */
 	private pending = 0;
-	/**
-	 * Requests let go beyond a bare quota's `remaining`: one more per answer that finds it full again while the
-	 * count held requests back (a bucket refilling faster than a round trip), halved by one that finds it spent.
-	 */
+	/** Let go beyond a bare quota's `remaining` (a bucket refilling within a round trip). docs/pacing.md#rate-limit-headers */
 	private beyondQuota = 0;
 	private lastFoundFull = false;
 	private firstAnnounced: number | undefined;

@@ -1,7 +1,7 @@
 /** A cap on requests in flight shows as an edge in the answers per level in flight. docs/pacing.md#a-cap-on-requests-in-flight */
 
 /** Levels counted; a start with more in flight counts at this level. */
-export const MAX_LEVEL = 64;
+const MAX_LEVEL = 64;
 /** A level above a known cap joins it once this many of its answers were counted, nearly all accepted. */
 const MIN_TO_RAISE = 20;
 /** At or below the cap: at most this share of the answers refused; at the cap itself, LEVEL_CLEAN. */
@@ -52,10 +52,7 @@ export function inFlightCap(levels: LevelCounts): number | undefined {
 	return undefined;
 }
 
-/**
- * The cap after one more answer: the edge; without one, a known cap stays, raised when the level above
- * it accepted nearly all of MIN_TO_RAISE probes (answers on their way back let some above a real cap pass).
- */
+/** The cap after one more answer: the edge, else the known cap, raised once the level above it proves clean. */
 export function nextCap(levels: LevelCounts, cap: number | undefined): number | undefined {
 	const edge = inFlightCap(levels);
 	if (edge !== undefined || cap === undefined) return edge;
@@ -74,7 +71,8 @@ export class InFlightGate {
 	/** Started and not released; the most allowed (the cap, plus a probe). */
 	private inFlight = 0;
 	private limit = Infinity;
-	private knownCap: number | undefined;
+	/** The cap the answers show, if any. */
+	cap: number | undefined;
 	private readonly levels = emptyLevels();
 	private readonly waiting: Array<(inFlight: number) => void> = [];
 	private admittedAfterWaiting = 0;
@@ -87,10 +85,6 @@ export class InFlightGate {
 	/** Any request in flight or waiting for its place. */
 	get busy(): boolean {
 		return this.inFlight + this.waiting.length > 0;
-	}
-
-	get cap(): number | undefined {
-		return this.knownCap;
 	}
 
 	/** Calls `start` with the number in flight (itself included), at once or when another is released. */
@@ -110,8 +104,8 @@ export class InFlightGate {
 	learn(status: number, startedAt: number, inFlight: number): void {
 		if (status !== 429 && status >= 300) return;
 		countAnswer(this.levels, inFlight, status !== 429);
-		const cap = nextCap(this.levels, this.knownCap);
-		if (cap === this.knownCap) {
+		const cap = nextCap(this.levels, this.cap);
+		if (cap === this.cap) {
 			// A probe above the cap refused: back to the cap, and the next probe twice as far away.
 			const probe = startedAt >= this.capSince;
 			if (status === 429 && cap !== undefined && inFlight > cap && probe) {
@@ -120,7 +114,7 @@ export class InFlightGate {
 			}
 			return;
 		}
-		this.knownCap = cap;
+		this.cap = cap;
 		this.capSince = this.now();
 		this.limit = cap ?? Infinity;
 		this.admittedAfterWaiting = 0;

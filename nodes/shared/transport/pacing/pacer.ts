@@ -5,37 +5,21 @@ import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from '../retry';
 import { MAX_START_GAP_MS, RateEstimate } from './rateEstimate';
 import { retryHintMs } from '../headers/retryAfter';
+import type { RawResponse } from '../outcome';
 
 /** The pace shared by the requests of one node run, taken as one handle (acquire → release). docs/pacing.md */
 
 /** Without Retry-After, a refused probe's pause: doubling per refused probe up to the longest backoff. */
 const DEFAULT_HOLD_MS = 250;
 const MAX_HOLD_MS = DEFAULT_RETRY.maxDelayMs;
-export { MAX_START_GAP_MS };
 /** The shortest hold for a spent quota: a round trip is seldom shorter. */
 const MIN_QUOTA_HOLD_MS = 5;
 
-/** A reserved start: reserved at `reservedAt`, due after `wait` ms. */
-export interface Reservation {
-	wait: number;
-	start: number;
-	reservedAt: number;
-}
-
-/** An answer, with its request's start and the requests in flight then. */
-export interface ResponseInfo extends Answer {
-	startedAt: number;
-	inFlight?: number;
-}
-
-export interface PacerOptions {
-	/** Epoch ms; Date.now by default. */
-	now?: () => number;
-}
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface AcquireOptions {
 	signal?: AbortSignal;
-	/** Epoch ms: a turn that would start after it is refused with DeadlineReached. */
+	/** Epoch ms: no turn starts after it (DeadlineReached); the transport neither waits nor retries past it. */
 	deadline?: number;
 	/** Send and Wait's checks: the storm rule does not stop them (their wait is the user's). */
 	throughRefusal?: boolean;
@@ -52,13 +36,7 @@ export interface Turn {
 	release(answer?: Answer): void;
 }
 
-export interface Answer {
-	status: number;
-	/** Any case; values may be arrays. */
-	headers: Record<string, unknown> | undefined;
-	/** A 429's may carry its retry_after. */
-	body?: unknown;
-}
+type Answer = Pick<RawResponse, 'statusCode' | 'headers' | 'body'>;
 
 /** A turn refused because the storm rule stopped the run; `status`: the storm's. */
 export class RunStopped extends Error {
@@ -73,60 +51,79 @@ export class DeadlineReached extends Error {
 	}
 }
 
+/** A start reserved at `reservedAt`, due after `wait` ms. */
+type Reserved = { start: number; wait: number; reservedAt: number };
+
 export class Pacer {
 	private readonly now: () => number;
+	private readonly sleep: Sleep;
+	private readonly estimate = new RateEstimate();
+	private readonly limits = new AnnouncedLimits();
+	private readonly gate: InFlightGate;
 	private holdUntil = 0;
-	/** A turn taken before a 429 paused the starts is taken again (resume). */
+	/** A turn reserved before a 429 paused the starts is reserved again. */
 	private pausedAt = -Infinity;
 	private nextStart = 0;
-	private readonly estimate = new RateEstimate();
+	private lastReservedStart = -Infinity;
+	/** The next start is a probe after an event's pause. */
+	private probePending = false;
 	private eventsWithoutSuccess = 0;
 	private latencyMs = 0;
 	/** No request of this run reaches the service's decision sooner. */
 	private fastestMs = Infinity;
-	private lastReservedStart = -Infinity;
-	private readonly announcedLimits = new AnnouncedLimits();
-	/** The next start is a probe after an event's pause. */
-	private probePending = false;
 	/** The storm rule: when the service last served a request of the run, and why the run stopped. */
 	private lastServedAt = -Infinity;
 	private stopped: { status: number | undefined } | undefined;
-	private readonly gate: InFlightGate;
 
-	constructor(options: PacerOptions = {}) {
-		this.now = options.now ?? Date.now;
+	/** `now` (epoch ms) and `sleep` are the test's clock; Date.now and n8n's sleep by default. */
+	constructor(clock: { now?: () => number; sleep?: Sleep } = {}) {
+		this.now = clock.now ?? Date.now;
+		this.sleep = clock.sleep ?? sleep;
 		this.gate = new InFlightGate(this.now);
 	}
 
 	/** Waits for a turn and a place in flight; rejects when cancelled, past the deadline, or stopped. */
-	async acquire(options: AcquireOptions = {}): Promise<Turn> {
-		const { signal, deadline } = options;
-		const stopped = () => !options.throughRefusal && this.refusingRun;
+	async acquire({ signal, deadline, throughRefusal }: AcquireOptions = {}): Promise<Turn> {
+		const refuseIfStopped = () => {
+			if (this.stopped && !throughRefusal) throw new RunStopped(this.stopped.status);
+		};
 		let waitedMs = 0;
 		for (;;) {
 			signal?.throwIfAborted();
-			if (stopped()) throw new RunStopped(this.stopped?.status);
-			let reserved = this.takeTurn();
+			refuseIfStopped();
+			let reserved = this.reserve();
 			let taken = false;
 			try {
-				for (; reserved.wait > 0; reserved = this.resume(reserved)) {
+				while (reserved.wait > 0) {
 					if (deadline !== undefined && this.now() + reserved.wait > deadline)
 						throw new DeadlineReached();
-					await sleep(reserved.wait, signal);
+					await this.sleep(reserved.wait, signal);
 					waitedMs += reserved.wait;
+					if (this.pausedAt <= reserved.reservedAt) break;
+					this.forget(reserved); // a turn at the old pace would meet the same limit
+					reserved = this.reserve();
 				}
-				if (stopped()) throw new RunStopped(this.stopped?.status);
+				refuseIfStopped();
 				taken = true;
 			} finally {
-				// Cancelled, late or stopped while waiting: given up, not taken.
-				if (!taken) this.abandonTurn(reserved);
+				if (!taken) this.forget(reserved); // cancelled, late or stopped while waiting: given up
 			}
-			const heldMs = this.quotaHoldMs(reserved);
-			if (heldMs !== undefined) {
-				await sleep(heldMs, signal).catch(() => undefined); // cancelled: seen at the next turn
+			// A spent bare quota, one in flight to renew it: a new turn after a round trip. docs/pacing.md#rate-limit-headers
+			const now = this.now();
+			if (this.gate.busy && this.limits.freeStarts(now) < 1) {
+				this.forget(reserved);
+				const roundTrip = Math.max(MIN_QUOTA_HOLD_MS, this.fastestMs);
+				await this.sleep(Math.min(this.limits.resetInMs(now), roundTrip), signal).catch(
+					() => undefined, // cancelled: seen at the next turn
+				);
 				continue;
 			}
-			const inFlight = await new Promise<number>((resolve) => this.admit(resolve));
+			const inFlight = await new Promise<number>((resolve) =>
+				this.gate.admit((inFlight) => {
+					this.limits.recordSent(this.now());
+					resolve(inFlight);
+				}),
+			);
 			const startedAt = this.now();
 			let released = false;
 			return {
@@ -136,23 +133,28 @@ export class Pacer {
 				release: (answer?: Answer) => {
 					if (released) return;
 					released = true;
-					if (answer) this.onResponse({ ...answer, startedAt, inFlight });
-					this.release();
+					if (answer) this.learn(answer, startedAt, inFlight);
+					this.gate.release();
+					this.limits.endReservation();
 				},
 			};
 		}
 	}
 
-	/** Reserves the next start: wait `wait` ms, then ask resume() whether it still holds. */
-	takeTurn(): Reservation {
+	/** A request's budget spent on service faults: nothing served since its first send stops the run. docs/pacing.md#bounds */
+	gaveUp(firstSentAt: number, status?: number): void {
+		if (this.lastServedAt < firstSentAt) this.stopped = { status };
+	}
+
+	private reserve(): Reserved {
 		const now = this.now();
 		this.estimate.recordStart(now);
-		const start = this.announcedLimits.earliestStart(
+		const start = this.limits.earliestStart(
 			Math.max(now, this.holdUntil, this.nextStart),
 			now,
 			this.fastestMs,
 		);
-		this.announcedLimits.recordStart(start);
+		this.limits.recordStart(start);
 		this.lastReservedStart = start;
 		if (this.probePending) {
 			// The first start after a 429's hold goes alone: the next waits for its answer to be due.
@@ -160,99 +162,58 @@ export class Pacer {
 			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.estimate.rate);
 		} else if (this.estimate.rate !== Infinity)
 			this.nextStart = start + Math.min(MAX_START_GAP_MS, 1000 / this.estimate.rate);
-		return { wait: start - now, start, reservedAt: now };
+		return { start, wait: start - now, reservedAt: now };
 	}
 
-	/** A turn taken at the old pace before a 429's pause would meet the same limit: taken again. */
-	resume(turn: Reservation): Reservation {
-		if (this.pausedAt <= turn.reservedAt) return { ...turn, wait: 0 };
-		this.abandonTurn(turn);
-		return this.takeTurn();
-	}
-
-	abandonTurn(turn: Reservation): void {
-		this.announcedLimits.forgetStart(turn.start);
+	private forget(reserved: Reserved): void {
+		this.limits.forgetStart(reserved.start);
 		this.estimate.forgetStart();
 	}
 
-	/** A spent bare quota, one in flight to renew it: a new turn after a round trip. docs/pacing.md#rate-limit-headers */
-	quotaHoldMs(turn: Reservation): number | undefined {
-		const now = this.now();
-		if (!this.gate.busy || this.announcedLimits.freeStarts(now) >= 1) return undefined;
-		this.abandonTurn(turn);
-		return Math.min(
-			this.announcedLimits.resetInMs(now),
-			Math.max(MIN_QUOTA_HOLD_MS, this.fastestMs),
-		);
-	}
-
-	admit(start: (inFlight: number) => void): void {
-		this.gate.admit((inFlight) => {
-			this.announcedLimits.recordSent(this.now());
-			start(inFlight);
-		});
-	}
-
-	release(): void {
-		this.gate.release();
-		this.announcedLimits.endReservation();
-	}
-
-	/**
-	 * A request first sent at `firstSentAt` spent its retry budget on service faults: when the service
-	 * served nothing of the run since, the run stops (the storm rule). docs/pacing.md#bounds
-	 */
-	gaveUp(firstSentAt: number, status?: number): void {
-		if (this.lastServedAt < firstSentAt) this.stopped = { status };
-	}
-
-	get refusingRun(): boolean {
-		return this.stopped !== undefined;
-	}
-
 	/** Every answer: success, 429 or any other status. */
-	onResponse(info: ResponseInfo): void {
+	private learn(
+		{ statusCode: status, headers, body }: Answer,
+		startedAt: number,
+		inFlight: number,
+	): void {
 		const now = this.now();
-		if (info.status !== 429 && info.status < 500) {
+		if (status !== 429 && status < 500) {
 			this.lastServedAt = now;
 			this.stopped = undefined;
 		}
-		const latency = Math.max(0, now - info.startedAt);
+		const latency = Math.max(0, now - startedAt);
 		this.latencyMs = this.latencyMs ? this.latencyMs * 0.9 + latency * 0.1 : latency;
 		this.fastestMs = Math.min(this.fastestMs, latency);
-		this.announcedLimits.read(info.headers, info.startedAt, now, info.status);
-		if (info.inFlight !== undefined) this.gate.learn(info.status, info.startedAt, info.inFlight);
-		if (info.status >= 500) return; // says nothing about the rate limit
+		this.limits.read(headers, startedAt, now, status);
+		this.gate.learn(status, startedAt, inFlight);
+		if (status >= 500) return; // says nothing about the rate limit
 		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
 		const { cap } = this.gate;
-		if (info.status === 429 && cap !== undefined && (info.inFlight ?? 0) > cap) return;
-		const fresh = this.estimate.isFresh(info.startedAt);
-		this.estimate.countAnswer(info.startedAt, info.status !== 429);
-		if (info.status === 429) {
-			if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
-			// A first wave, sent before the service named the limits that now keep the run under them.
-			if (this.announcedLimits.sentBlind(info.startedAt, now)) return;
-			const asked =
-				retryHintMs(info.headers, info.body, now) ??
-				Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1));
-			// A probe refused again, with no success between, meets a wall: the pace stays, the pause grows.
-			const wall = this.eventsWithoutSuccess > 0;
-			if (!wall) this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
-			this.eventsWithoutSuccess += 1;
-			const probeGap = this.briefHoldMs() * 2 ** (this.eventsWithoutSuccess - 1);
-			this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
-			this.pausedAt = now;
-			this.nextStart = 0;
-			this.probePending = true;
-			this.estimate.extendCohort(Math.max(now, this.lastReservedStart));
+		if (status === 429 && cap !== undefined && inFlight > cap) return;
+		const fresh = this.estimate.isFresh(startedAt);
+		this.estimate.countCohort(startedAt, status !== 429);
+		if (status !== 429) {
+			this.eventsWithoutSuccess = 0;
+			this.estimate.onAccepted(startedAt, now, fresh, this.holdUntil);
 			return;
 		}
-		this.eventsWithoutSuccess = 0;
-		this.estimate.onAccepted(info.startedAt, now, fresh, this.holdUntil);
-	}
-
-	/** Long enough for the requests in flight to answer, and for one start at the new pace. */
-	private briefHoldMs(): number {
-		return Math.max(this.latencyMs, 1000 / this.estimate.rate);
+		if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
+		// A first wave, sent before the service named the limits that now keep the run under them.
+		if (this.limits.sentBlind(startedAt, now)) return;
+		const asked =
+			retryHintMs(headers, body, now) ??
+			Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1));
+		// A probe refused again, with no success between, meets a wall: the pace stays, the pause grows.
+		if (this.eventsWithoutSuccess === 0)
+			this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
+		this.eventsWithoutSuccess += 1;
+		// Long enough for the requests in flight to answer, and for one start at the new pace.
+		const brief = Math.max(this.latencyMs, 1000 / this.estimate.rate);
+		const probeGap = brief * 2 ** (this.eventsWithoutSuccess - 1);
+		this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
+		this.pausedAt = now;
+		this.nextStart = 0;
+		this.probePending = true;
+		this.estimate.extendCohort(Math.max(now, this.lastReservedStart));
 	}
 }

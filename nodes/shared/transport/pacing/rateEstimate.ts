@@ -42,9 +42,17 @@ export class RateEstimate {
 		return startedAt > this.cohort.to;
 	}
 
-	/** An answer of a request in flight at the last event counts towards its cohort's share. */
-	countAnswer(startedAt: number, accepted: boolean): void {
-		if (!this.isFresh(startedAt) && startedAt > this.cohort.from) this.countCohort(accepted);
+	/** An answer of a request in flight at the last event: the share of its cohort accepted is the share of the pace the service takes. */
+	countCohort(startedAt: number, accepted: boolean): void {
+		const cohort = this.cohort;
+		if (this.isFresh(startedAt) || startedAt <= cohort.from) return;
+		cohort.answered += 1;
+		if (accepted) cohort.accepted += 1;
+		const share = this.failedRate * (cohort.accepted / cohort.answered) * SHARE_MARGIN;
+		this.rate = this.learnedRate = Math.min(
+			this.failedRate * DECREASE_MAX,
+			Math.max(cohort.floor, share),
+		);
 	}
 
 	extendCohort(to: number): void {
@@ -88,17 +96,5 @@ export class RateEstimate {
 			floor: this.rate,
 		};
 		this.starts = 0;
-	}
-
-	/** The share of the event's cohort accepted is the share of the pace the service takes. */
-	private countCohort(accepted: boolean): void {
-		const cohort = this.cohort;
-		cohort.answered += 1;
-		if (accepted) cohort.accepted += 1;
-		const share = this.failedRate * (cohort.accepted / cohort.answered) * SHARE_MARGIN;
-		this.rate = this.learnedRate = Math.min(
-			this.failedRate * DECREASE_MAX,
-			Math.max(cohort.floor, share),
-		);
 	}
 }
