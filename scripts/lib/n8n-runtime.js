@@ -48,22 +48,21 @@ function ensureN8n() {
 	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
 	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
 	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
-	const phases = [
-		{
-			step: 'npm install',
-			expected: 'about 3 min',
-			args: ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-		},
-		{
-			step: 'build sqlite3 and isolated-vm',
-			expected: 'about 1 min',
-			args: ['rebuild', 'sqlite3', 'isolated-vm', '--foreground-scripts', '--loglevel=error'],
-		},
-	];
-	phases.forEach(({ step, expected, args }, index) => {
-		log(`n8n install ${index + 1}/${phases.length}: ${step} (${expected})…`);
-		installStep(step, () => npmLogged(args, env));
-	});
+	log('n8n install 1/2: npm install (about 3 min)…');
+	installStep('npm install', () =>
+		npmLogged(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], env),
+	);
+	const reused = KEPT_BUILDS.filter(reuseNativeBuild);
+	const rebuilt = NATIVE_MODULES.filter((name) => !reused.includes(name));
+	log(
+		`n8n install 2/2: build ${rebuilt.join(' and ') || 'nothing'}${reused.length ? ` (${reused.join(', ')}: built before, reused)` : ''}…`,
+	);
+	if (rebuilt.length > 0) {
+		installStep(`build ${rebuilt.join(' and ')}`, () =>
+			npmLogged(['rebuild', ...rebuilt, '--foreground-scripts', '--loglevel=error'], env),
+		);
+		rebuilt.filter((name) => KEPT_BUILDS.includes(name)).forEach(keepNativeBuild);
+	}
 	installStep('the sqlite3 check', () => {
 		if (!fs.existsSync(SQLITE_BINDING))
 			throw new Error(`n8n's sqlite3 did not build (${SQLITE_BINDING} is missing)`);
@@ -111,6 +110,34 @@ function runtimeIsCurrent(manifest) {
 
 const installStamp = (manifest) =>
 	crypto.createHash('sha1').update(manifest).update(process.version).digest('hex');
+
+/** The native modules n8n needs built; sqlite3 compiles for minutes (isolated-vm ships prebuilt), so its build is kept. */
+const NATIVE_MODULES = ['sqlite3', 'isolated-vm'];
+const KEPT_BUILDS = ['sqlite3'];
+const NATIVE_BUILDS = path.join(ROOT, '.toolchain', 'native-builds');
+
+/** Where the build of `name` as installed now is kept: by its version, this Node's ABI, the platform. */
+function nativeBuildDir(name) {
+	const moduleDir = path.join(RUNTIME_DIR, 'node_modules', name);
+	const { version } = JSON.parse(fs.readFileSync(path.join(moduleDir, 'package.json'), 'utf8'));
+	const key = `${name}@${version}-abi${process.versions.modules}-${process.platform}-${process.arch}`;
+	return { built: path.join(moduleDir, 'build'), kept: path.join(NATIVE_BUILDS, key) };
+}
+
+/** Copies a kept build of `name` into place; false when there is none. */
+function reuseNativeBuild(name) {
+	const { built, kept } = nativeBuildDir(name);
+	if (!fs.existsSync(kept)) return false;
+	fs.cpSync(kept, built, { recursive: true });
+	return true;
+}
+
+function keepNativeBuild(name) {
+	const { built, kept } = nativeBuildDir(name);
+	if (!fs.existsSync(built)) return;
+	fs.rmSync(kept, { recursive: true, force: true });
+	fs.cpSync(built, kept, { recursive: true });
+}
 
 /** Runs npm in .n8n-runtime/ with its output appended to the install log. */
 function npmLogged(args, env) {
