@@ -47,7 +47,7 @@ function ensureN8n() {
 	// drop it here, or the native rebuild below silently does nothing.
 	const env = { ...process.env, npm_config_nodedir: path.dirname(path.dirname(process.execPath)) };
 	for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
-	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are rebuilt.
+	// n8n's Kafka client fails its native build here, so scripts are off; the two native modules n8n needs are built.
 	log('n8n install 1/2: npm install (about 3 min)…');
 	installStep('npm install', () =>
 		npmLogged(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], env),
