@@ -545,12 +545,13 @@ function watchPolls(faulty, inbox) {
 	};
 	/**
 	 * Rejects once the service has heard nothing at all for `silentMs` (a stuck trigger; a trigger that is
-	 * busy reading lost deliveries again is not), or after MAX_BUSY_MS in all.
+	 * busy reading lost deliveries again is not), or after MAX_BUSY_MS in all. `stop()` ends the watch.
 	 */
-	watch.silence = (since, silentMs, what) =>
-		new Promise((_, reject) => {
+	watch.silence = (since, silentMs, what) => {
+		let timer;
+		const failed = new Promise((_, reject) => {
 			const startedAt = performance.now();
-			const timer = setInterval(() => {
+			timer = setInterval(() => {
 				const now = performance.now();
 				const silent = now - Math.max(startedAt, watch.lastAny);
 				if (silent < silentMs && now - startedAt < MAX_BUSY_MS) return;
@@ -561,14 +562,15 @@ function watchPolls(faulty, inbox) {
 					),
 				);
 			}, 250);
-			watch.stopSilence = () => clearInterval(timer);
 		});
+		return { failed, stop: () => clearInterval(timer) };
+	};
 	/** Resolves when a poll that began after `since` (ms epoch) has been quiet for `quietMs`. */
 	watch.pollAfter = async (since, silentMs, quietMs = 800) => {
 		const silence = watch.silence(since, silentMs, 'no poll of the trigger');
 		try {
 			await Promise.race([
-				silence,
+				silence.failed,
 				waitFor(
 					'a poll of the trigger',
 					() => watch.times.some((t) => t >= since),
@@ -577,7 +579,7 @@ function watchPolls(faulty, inbox) {
 				),
 			]);
 		} finally {
-			watch.stopSilence();
+			silence.stop();
 		}
 		await waitFor('the poll to end', () => performance.now() - watch.last >= quietMs, 60_000, 50);
 		return watch.times.filter((t) => t >= since)[0];
@@ -873,10 +875,11 @@ function killAfterPoll(mainProcess, polls, delayMs, silentMs) {
 	const armedAt = Date.now();
 	return new Promise((resolve, reject) => {
 		let timer;
+		const silence = polls.silence(armedAt, silentMs, 'the main did not poll after starting');
 		const fire = () => {
 			const gap = performance.now() - polls.last;
 			polls.listeners.delete(onRequest);
-			polls.stopSilence();
+			silence.stop();
 			mainProcess.signalGroup('SIGKILL');
 			mainProcess.exited.then(() => resolve({ gap, afterMs: Date.now() - armedAt }));
 		};
@@ -884,7 +887,7 @@ function killAfterPoll(mainProcess, polls, delayMs, silentMs) {
 			clearTimeout(timer);
 			timer = setTimeout(fire, delayMs);
 		};
-		polls.silence(armedAt, silentMs, 'the main did not poll after starting').catch((error) => {
+		silence.failed.catch((error) => {
 			polls.listeners.delete(onRequest);
 			reject(new Error(`${error.message}\n${mainProcess.lastLines()}`));
 		});

@@ -159,7 +159,7 @@ export class Pacer {
 		if (this.probePending) {
 			// The first start after a 429's hold goes alone: the next waits for its answer to be due.
 			this.probePending = false;
-			this.nextStart = start + Math.max(this.latencyMs, 1000 / this.estimate.rate);
+			this.nextStart = start + this.briefMs();
 		} else if (this.estimate.rate !== Infinity)
 			this.nextStart = start + Math.min(MAX_START_GAP_MS, 1000 / this.estimate.rate);
 		return { start, wait: start - now, reservedAt: now };
@@ -207,13 +207,16 @@ export class Pacer {
 		if (this.eventsWithoutSuccess === 0)
 			this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
 		this.eventsWithoutSuccess += 1;
-		// Long enough for the requests in flight to answer, and for one start at the new pace.
-		const brief = Math.max(this.latencyMs, 1000 / this.estimate.rate);
-		const probeGap = brief * 2 ** (this.eventsWithoutSuccess - 1);
+		const probeGap = this.briefMs() * 2 ** (this.eventsWithoutSuccess - 1);
 		this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
 		this.pausedAt = now;
 		this.nextStart = 0;
 		this.probePending = true;
 		this.estimate.extendCohort(Math.max(now, this.lastReservedStart));
+	}
+
+	/** Long enough for the requests in flight to answer, and for one start at the new pace. */
+	private briefMs(): number {
+		return Math.max(this.latencyMs, 1000 / this.estimate.rate);
 	}
 }
