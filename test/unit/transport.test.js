@@ -452,6 +452,51 @@ describe('retry edges: one rule each (docs/pacing.md#bounds)', () => {
 		}
 	});
 
+	test('a retry that would come after the deadline is not made: the error says the deadline was reached (a 503 whose Retry-After passes it is not cut short as a 429 is)', async () => {
+		const context = serviceAnswering(() => ({
+			statusCode: 503,
+			headers: { 'retry-after': '5' },
+			body: '',
+		}));
+		const error = await messagingApiRequest
+			.call(
+				context,
+				{ method: 'GET', path: ['messages'] },
+				{ pacer: new Pacer(), deadline: Date.now() + 2000 },
+			)
+			.catch((e) => e);
+		expect(context.calls).toBe(1);
+		expect(error.deadlineReached).toBe(true);
+		expect(error.message).toBe('The Messaging service failed (503)');
+	});
+
+	test('an attempt under a deadline ends at the deadline (and its grace), not at its own 30 s timeout', async () => {
+		const context = serviceAnswering(() => new Promise(() => {}));
+		const started = Date.now();
+		const error = await messagingApiRequest
+			.call(
+				context,
+				{ method: 'GET', path: ['messages'] },
+				{ pacer: new Pacer(), deadline: started + 200 },
+			)
+			.catch((e) => e);
+		expect(Date.now() - started).toBeLessThan(3000); // 200 ms + 1 s of grace
+		expect(context.calls).toBe(1);
+		expect(error.deadlineReached).toBe(true);
+	});
+
+	test('failures of the request, not of the service (404s), never stop the run: every request is sent', async () => {
+		const context = serviceAnswering(() => ({ statusCode: 404, headers: {}, body: '' }));
+		const pacer = new Pacer();
+		for (let i = 0; i < 20; i++) {
+			const error = await messagingApiRequest
+				.call(context, { method: 'GET', path: ['messages', `m${i}`] }, { pacer })
+				.catch((e) => e);
+			expect(error.refusal).toBeUndefined();
+		}
+		expect(context.calls).toBe(20);
+	});
+
 	test('a Retry-After the same request already waited out and was refused again is a floor no more: from the second 429 on, at least the backoff', () => {
 		const policy = DEFAULT_RETRY;
 		const half = () => 0.5; // no jitter
