@@ -41,13 +41,17 @@ export function buildHttpOptions(
 	return httpOptions;
 }
 
-/** The timeout is n8n's idle limit; the whole attempt gives up a little later, so a trickle cannot hold it. */
+/** n8n's idle timeout, cut to the deadline; the whole attempt gives up a little later, so a trickle cannot hold it. */
 export async function attempt(
 	context: RequestContext,
 	httpOptions: IHttpRequestOptions,
 	credentials: ICredentialsDecrypted,
-	timeoutMs: number,
+	deadline?: number,
 ): Promise<AttemptResult> {
+	const timeoutMs =
+		deadline === undefined
+			? httpOptions.timeout!
+			: Math.max(1, Math.min(httpOptions.timeout!, deadline - Date.now()));
 	const request = context.helpers.httpRequestWithAuthentication
 		.call(
 			context,
@@ -60,12 +64,12 @@ export async function attempt(
 			(error: unknown): AttemptResult => ({ failure: networkFailure(error) }),
 		);
 	const answered = new AbortController();
-	const deadline = sleep(timeoutMs + DEADLINE_GRACE_MS, answered.signal).then(
+	const timedOut = sleep(timeoutMs + DEADLINE_GRACE_MS, answered.signal).then(
 		(): AttemptResult => ({ failure: { kind: 'timeout', code: 'ETIMEDOUT' } }),
 		(): AttemptResult => ({ failure: { kind: 'other' } }), // cleared: the request ended first
 	);
 	try {
-		return await Promise.race([request, deadline]);
+		return await Promise.race([request, timedOut]);
 	} finally {
 		answered.abort(ANSWERED);
 	}

@@ -7,14 +7,7 @@ import { apiError, requestError, runRefusedError } from './errors';
 import { attempt, buildHttpOptions } from './attempt';
 import { checkAnswer, statusFailure, type AttemptResult, type RawResponse } from './outcome';
 import { secretsOf } from './redact';
-import {
-	decideRetry,
-	DEFAULT_RETRY,
-	type Attempts,
-	type Failure,
-	type RetryDecision,
-	type RetryPolicy,
-} from './retry';
+import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
 import { Pacer, RunStopped } from './pacing/pacer';
 import { serviceNow } from './headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
@@ -38,6 +31,7 @@ export async function messagingApiRequest(
 	request: ApiRequest,
 	options: RequestOptions = {},
 ): Promise<IDataObject> {
+	const { deadline, throughRefusal } = options;
 	const policy = options.retry ?? transportDefaults.retry;
 	const built = await build(this, request, options);
 	const pacer = options.pacer ?? new Pacer();
@@ -47,7 +41,7 @@ export async function messagingApiRequest(
 	let firstSentAt: number | undefined;
 	for (;;) {
 		const turn = await pacer
-			.acquire({ signal, deadline: options.deadline, throughRefusal: options.throughRefusal })
+			.acquire({ signal, deadline, throughRefusal })
 			.catch((error: unknown) => {
 				if (error instanceof RunStopped)
 					throw runRefusedError(built.errorContext, policy, error.status);
@@ -60,8 +54,7 @@ export async function messagingApiRequest(
 		let response: RawResponse | undefined;
 		try {
 			signal?.throwIfAborted();
-			const timeoutMs = attemptTimeoutMs(built.errorContext.timeoutMs, options);
-			result = await attempt(this, built.httpOptions, built.credentials, timeoutMs);
+			result = await attempt(this, built.httpOptions, built.credentials, deadline);
 			if ('response' in result) response = result.response;
 		} finally {
 			turn.release(response);
@@ -76,16 +69,11 @@ export async function messagingApiRequest(
 		const failure = 'failure' in result ? result.failure : statusFailure(result.response);
 		droppedBefore ||= failure.kind === 'dropped' || failure.kind === 'timeout';
 		const rateLimited = failure.status === 429;
-		const decision = withinDeadline(
-			decideRetry(request.method, failure, attempts, policy),
-			options,
-			rateLimited,
-		);
+		const decision = decideRetry(request.method, failure, attempts, policy, Math.random, deadline);
 		if (rateLimited) attempts.rateLimited += 1;
 		else attempts.failures += 1;
 		if (!decision.retry) {
-			if (decision.reason === 'exhausted' && isServiceFault(failure))
-				pacer.gaveUp(firstSentAt, failure.status);
+			if (decision.reason === 'exhausted') pacer.gaveUp(firstSentAt, failure.status);
 			const error = requestError(failure, response?.body, {
 				...built.errorContext,
 				attempts: attempts.failures + attempts.rateLimited,
@@ -123,13 +111,12 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		);
 	}
 	let url: string;
-	let where: string;
 	try {
 		url = buildUrl(baseUrl, request);
-		where = `${request.method} ${requestPath(request.path)}`;
 	} catch (error) {
 		throw invalid('invalid path', (error as Error).message);
 	}
+	const where = `${request.method} ${requestPath(request.path)}`;
 	const credentials: ICredentialsDecrypted = {
 		id: node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE,
 		name: node.credentials?.[CREDENTIAL_TYPE]?.name ?? 'Messaging API',
@@ -143,34 +130,6 @@ async function build(context: RequestContext, request: ApiRequest, options: Requ
 		errorContext: { node, where, method: request.method, baseUrl, itemIndex, timeoutMs, secrets },
 	};
 }
-
-/** A failure of the service rather than of the request: a 429, a 5xx, or no answer. */
-function isServiceFault({ kind, status }: Failure): boolean {
-	return kind === 'timeout' || kind === 'dropped' || status === 429 || (status ?? 0) >= 500;
-}
-
-function attemptTimeoutMs(timeoutMs: number, { deadline }: RequestOptions): number {
-	return deadline === undefined
-		? timeoutMs
-		: Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
-}
-
-/** No retry past the deadline; a 429's wait is cut to a last try before it instead. docs/pacing.md#bounds */
-function withinDeadline(
-	decision: RetryDecision,
-	{ deadline }: RequestOptions,
-	rateLimited: boolean,
-): RetryDecision {
-	if (!decision.retry || deadline === undefined) return decision;
-	const now = Date.now();
-	if (now + decision.delayMs < deadline) return decision;
-	const lastTry = deadline - Math.min(LAST_TRY_MS, (deadline - now) / 2);
-	if (rateLimited && lastTry > now) return { ...decision, delayMs: Math.floor(lastTry - now) };
-	return { retry: false, reason: 'deadline' };
-}
-
-/** Under a deadline, a rate-limited request's last try leaves this long (or half what is left) for its answer. */
-const LAST_TRY_MS = 1_000;
 
 /** A 429 wait up to this long lends the item's place (a longer one: closed to every item). docs/pacing.md#the-pace */
 export const MAX_LENT_WAIT_MS = 2_000;

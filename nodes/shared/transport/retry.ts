@@ -39,6 +39,7 @@ export interface Attempts {
 	waitedMs: number;
 }
 
+/** `exhausted` comes only after a fault of the service (a 429, a 5xx, no answer): isRetryable lets no other through. */
 export type RetryDecision =
 	| { retry: true; delayMs: number; rateLimited: boolean }
 	| { retry: false; reason: 'not-retryable' | 'exhausted' | 'deadline' };
@@ -61,21 +62,25 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.ra
 	return Math.round(exponential * (0.75 + random() * 0.5));
 }
 
-/** The decision after `failure` (`attempts` does not count it yet). */
+/** Under a deadline, a rate-limited request's last try leaves this long (or half what is left) for its answer. */
+const LAST_TRY_MS = 1_000;
+
+/** The decision after `failure` (`attempts` does not count it yet), never to retry past `deadline`. */
 export function decideRetry(
 	method: string,
 	failure: Failure,
 	attempts: Attempts,
 	policy: RetryPolicy,
 	random = Math.random,
+	deadline?: number,
+	now = Date.now(),
 ): RetryDecision {
 	if (!isRetryable(method, failure)) return { retry: false, reason: 'not-retryable' };
 	if (failure.quotaResetAt !== undefined) return { retry: false, reason: 'exhausted' };
 	const rateLimited = failure.status === 429;
 	const count = rateLimited ? attempts.rateLimited + 1 : attempts.failures + 1;
-	if (count >= (rateLimited ? policy.maxRateLimited : policy.maxAttempts)) {
+	if (count >= (rateLimited ? policy.maxRateLimited : policy.maxAttempts))
 		return { retry: false, reason: 'exhausted' };
-	}
 	// A first drop is most often a stale keep-alive socket: retried at once.
 	const firstDrop = failure.kind === 'dropped' && count === 1;
 	let delayMs = failure.retryAfterMs ?? (firstDrop ? 0 : backoffMs(count, policy, random));
@@ -84,5 +89,11 @@ export function decideRetry(
 		delayMs = Math.max(delayMs, backoffMs(count, policy, random));
 	if (attempts.waitedMs + delayMs > policy.maxTotalWaitMs)
 		return { retry: false, reason: 'exhausted' };
-	return { retry: true, delayMs, rateLimited };
+	if (deadline === undefined || now + delayMs < deadline)
+		return { retry: true, delayMs, rateLimited };
+	// A 429's wait is cut to a last try before the deadline instead. docs/pacing.md#bounds
+	const lastTry = deadline - Math.min(LAST_TRY_MS, (deadline - now) / 2);
+	if (rateLimited && lastTry > now)
+		return { retry: true, delayMs: Math.floor(lastTry - now), rateLimited };
+	return { retry: false, reason: 'deadline' };
 }
