@@ -63,7 +63,7 @@ export function serviceErrorText(body: unknown): string | undefined {
 	const text = String(body).trim();
 	if (text === '') return undefined;
 	try {
-		return serviceErrorText(JSON.parse(text)) ?? undefined;
+		return serviceErrorText(JSON.parse(text));
 	} catch {
 		// Not JSON: an HTML error page or plain text, shown without its markup.
 	}
@@ -196,7 +196,7 @@ export function requestError(
 	const bodyText =
 		serviceText ?? (body === undefined || body === '' ? undefined : describeBody(body));
 	let description = `${where} returned ${details.sentStatus ?? status}${bodyText ? `: ${bodyText}` : ''}`;
-	const quotaResetAt = status === 429 ? failure.quotaResetAt : undefined;
+	const { retryAfterMs, askedWaitMs, quotaResetAt } = failure; // only a 429's (statusFailure)
 	const refusal: RefusalKind | undefined =
 		status !== 429 ? undefined : quotaResetAt !== undefined ? 'quota' : 'rate-limit';
 	let message = `The Messaging service rejected the request (${status})${reason}`;
@@ -220,14 +220,7 @@ export function requestError(
 		details,
 		{ message: serviceText ?? `HTTP ${status}`, status },
 		{ message, description, httpCode: String(status) },
-		{
-			status,
-			retryAfterMs: failure.retryAfterMs,
-			askedWaitMs: failure.askedWaitMs,
-			quotaResetAt: failure.quotaResetAt,
-			refusal,
-			serviceText,
-		},
+		{ status, retryAfterMs, askedWaitMs, quotaResetAt, refusal, serviceText },
 	);
 }
 

@@ -99,10 +99,7 @@ export function checkAnswer(
 	const answer = (Array.isArray(parsed) ? undefined : parsed) as IDataObject | undefined;
 	let problem: string | undefined;
 	if (expect === 'list' && !Array.isArray(answer?.data)) problem = 'a list without a "data" array';
-	else if (
-		expect === 'record' &&
-		(answer?.id === undefined || answer.id === null || answer.id === '')
-	)
+	else if (expect === 'record' && (answer?.id ?? '') === '')
 		problem = 'something that is not a record (no "id")';
 	else if (Array.isArray(parsed)) problem = 'a bare array';
 	if (problem) throw unexpected('unexpected answer', problem, String(response.statusCode));
