@@ -89,26 +89,27 @@ function quotaOf(policy = ''): number | undefined {
 	return leadingNumber(policy) ?? param(policy, 'q');
 }
 
+/** OpenAI's request budget: no -Reset-After, and its reset is when the whole budget is full again. */
+const OPENAI_BUDGET = 'x-ratelimit-*-requests';
+/** After the combined IETF `RateLimit`, in order (`*` the field's name): split IETF, X-RateLimit, Twitter's, OpenAI's. */
+const FIELD_FORMS = ['ratelimit-*', 'x-ratelimit-*', 'x-rate-limit-*', OPENAI_BUDGET];
+
 /** A form's state (present only with both a count and a reset), its policy's name (08+, else '') and its own list of policies. */
 type Reported = RateLimitState & { name: string; policies: string[] };
 
 /** One split form of the headers (FIELD_FORMS); `now` is the service's time. */
-function fieldsForm(
-	headers: HeaderBag,
-	prefix: string,
-	suffix: string,
-	now: number,
-): Reported | undefined {
-	const field = (name: string) => headerValue(headers, `${prefix}${name}${suffix}`);
+function fieldsForm(headers: HeaderBag, form: string, now: number): Reported | undefined {
+	const field = (name: string) => headerValue(headers, form.replace('*', name));
 	const reset = (name: string) => resetToMs(decimal(field(name)), now) ?? durationMs(field(name));
 	const remaining = decimal(field('remaining'));
+	const budget = form === OPENAI_BUDGET;
 	// Discord's -Reset-After is relative, so a skewed clock does not move it: preferred to -Reset.
-	let resetMs = (suffix === '' ? reset('reset-after') : undefined) ?? reset('reset');
+	let resetMs = (budget ? undefined : reset('reset-after')) ?? reset('reset');
 	if (remaining === undefined || resetMs === undefined) return undefined;
 	const limitField = field('limit');
 	const limit = leadingNumber(limitField);
 	// OpenAI's budget is full again at its reset: the next request is due after one request's share.
-	if (suffix !== '' && limit) resetMs /= Math.max(1, limit - remaining);
+	if (budget && limit) resetMs /= Math.max(1, limit - remaining);
 	// Drafts 01-03 list the policies in the limit field itself: `100, 100;w=60`.
 	return { remaining, resetMs, limit, name: '', policies: listItems(limitField) };
 }
@@ -127,21 +128,12 @@ function combinedForm(field = '', policies: string[], now: number): Reported | u
 	};
 }
 
-/** After the combined IETF `RateLimit`, in order: split IETF, X-RateLimit, Twitter's, OpenAI's budget. */
-const FIELD_FORMS = [
-	['ratelimit-', ''],
-	['x-ratelimit-', ''],
-	['x-rate-limit-', ''],
-	['x-ratelimit-', '-requests'],
-];
-
 /** The first form giving both a remaining count and a reset; undefined without both. */
 export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
 	const clock = serviceNow(headers, now);
 	const listed = listItems(headerValue(headers, 'ratelimit-policy'));
 	let reported = combinedForm(headerValue(headers, 'ratelimit'), listed, clock);
-	for (const [prefix, suffix] of FIELD_FORMS)
-		reported ??= fieldsForm(headers, prefix, suffix, clock);
+	for (const form of FIELD_FORMS) reported ??= fieldsForm(headers, form, clock);
 	if (reported === undefined) return undefined;
 	const { remaining, resetMs, name } = reported;
 	// The reported count's policy: by name (08+), else the first windowed one of its quota. docs/pacing.md#rate-limit-headers
@@ -165,7 +157,8 @@ export function refusalStatus(status: number, headers: HeaderBag, now: number): 
 	if (status !== 403) return status;
 	const sent = (name: string) => headerValue(headers, name);
 	if (sent('retry-after') !== undefined || sent('retry-after-ms') !== undefined) return 429;
-	const spent = ([prefix, suffix]: string[]) => suffix === '' && sent(`${prefix}remaining`) === '0';
+	const spent = (form: string) =>
+		form !== OPENAI_BUDGET && sent(form.replace('*', 'remaining')) === '0';
 	if (FIELD_FORMS.some(spent)) return 429;
 	return parseRateLimitHeaders(headers, now)?.remaining === 0 ? 429 : status;
 }
