@@ -83,6 +83,16 @@ describe("the service's clock", () => {
 		// RFC 850 and asctime, the obsolete forms HTTP still reads.
 		expect(parseRetryAfter({ 'retry-after': 'Thursday, 01-Jan-26 12:00:03 GMT' }, NOW)).toBe(3000);
 		expect(parseRetryAfter({ 'retry-after': 'Thu Jan  1 12:00:03 2026' }, NOW)).toBe(3000);
+		// Names of days, months and the zone in any case; a form's parts are not mixed with another's.
+		expect(parseRetryAfter({ 'retry-after': 'thu, 01 jan 2026 12:00:03 gmt' }, NOW)).toBe(3000);
+		expect(parseRetryAfter({ 'retry-after': 'thursday, 01-jan-26 12:00:03 gmt' }, NOW)).toBe(3000);
+		for (const mixed of [
+			'Thu, 01-Jan-26 12:00:03 GMT',
+			'Thursday, 01 Jan 2026 12:00:03 GMT',
+			'Thu Jan  1 12:00:03 2026 GMT',
+			'Thu, 01 Jan 2026 12:00:03',
+		])
+			expect(parseRetryAfter({ 'retry-after': mixed }, NOW)).toBeUndefined();
 		expect(serviceNow({}, NOW)).toBe(NOW);
 		expect(serviceNow({ date: date(NOW - 3_600_000) }, NOW)).toBe(NOW - 3_600_000 + 500);
 	});
@@ -343,6 +353,58 @@ describe('parseRateLimitHeaders', () => {
 			['ietf', 100, 42, 7000],
 			['ietf-draft-07', 100, 42, 7000],
 		]);
+	});
+	test('a form without both a count and a reset gives way to the next; a draft 05-07 count takes its policy by quota, else the first windowed', () => {
+		expect(
+			parseRateLimitHeaders(
+				{
+					ratelimit: 'limit=10, remaining=3',
+					'x-ratelimit-remaining': '2',
+					'x-ratelimit-reset': '4',
+				},
+				NOW,
+			),
+		).toEqual({ remaining: 2, resetMs: 4000 });
+		const draft07 = (policy) =>
+			parseRateLimitHeaders({ ratelimit: 'remaining=5, reset=3', 'ratelimit-policy': policy }, NOW);
+		expect(draft07('10;w=1, 100;w=60')).toEqual({
+			limit: 10,
+			remaining: 5,
+			resetMs: 3000,
+			windowMs: 1000,
+		});
+		expect(draft07('100, 7')).toEqual({ limit: 100, remaining: 5, resetMs: 3000 });
+		// Draft 08+: the same remaining and reset in two policies: the first listed.
+		expect(
+			parseRateLimitHeaders(
+				{ ratelimit: '"a";r=1;t=5, "b";r=1;t=5', 'ratelimit-policy': '"b";q=20;w=2, "a";q=10;w=1' },
+				NOW,
+			),
+		).toEqual({ limit: 10, remaining: 1, resetMs: 5000, windowMs: 1000 });
+	});
+	test('every split form but the budget reads a relative -Reset-After first; any reset may be a duration', () => {
+		expect(
+			parseRateLimitHeaders({ 'ratelimit-remaining': '1', 'ratelimit-reset-after': '0.5' }, NOW),
+		).toEqual({ remaining: 1, resetMs: 500 });
+		expect(
+			parseRateLimitHeaders(
+				{ 'x-rate-limit-remaining': '1', 'x-rate-limit-reset-after': '2' },
+				NOW,
+			),
+		).toEqual({ remaining: 1, resetMs: 2000 });
+		expect(
+			parseRateLimitHeaders({ 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '1m30s' }, NOW),
+		).toEqual({ remaining: 1, resetMs: 90_000 });
+		const budget = {
+			'x-ratelimit-remaining-requests': '0',
+			'x-ratelimit-reset-requests': '2s',
+			'x-ratelimit-reset-after-requests': '9',
+		};
+		// A limit of 0 names no budget to share out.
+		expect(parseRateLimitHeaders({ ...budget, 'x-ratelimit-limit-requests': '0' }, NOW)).toEqual({
+			remaining: 0,
+			resetMs: 2000,
+		});
 	});
 	test('a large reset is an epoch time: seconds from 1e9, milliseconds from 1e12; in the past it is 0', () => {
 		const headers = (reset) => ({

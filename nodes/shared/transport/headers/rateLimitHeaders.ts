@@ -20,7 +20,8 @@ export interface RateLimitState {
 	windowMs?: number;
 }
 
-function resetToMs(reset: number, now: number): number {
+function resetToMs(reset: number | undefined, now: number): number | undefined {
+	if (reset === undefined) return undefined;
 	if (reset >= EPOCH_MS_FROM) return Math.max(0, reset - now);
 	if (reset >= EPOCH_SECONDS_FROM) return Math.max(0, reset * 1000 - now);
 	return reset * 1000;
@@ -29,7 +30,7 @@ function resetToMs(reset: number, now: number): number {
 const DURATION_UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
 
 /** A duration such as `1s`, `6m0s` or `59.5ms` (as OpenAI sends its resets), in milliseconds. */
-function durationMs(text: string): number | undefined {
+function durationMs(text = ''): number | undefined {
 	// Checked whole first (short, anchored: linear): a hostile header costs nothing to refuse.
 	if (text.length > 64 || !/^(?:\d+(?:\.\d+)?(?:ms|h|m|s))+$/.test(text)) return undefined;
 	let ms = 0;
@@ -38,14 +39,8 @@ function durationMs(text: string): number | undefined {
 	return ms;
 }
 
-function resetFieldMs(text: string | undefined, now: number): number | undefined {
-	if (text === undefined) return undefined;
-	const reset = decimal(text);
-	return reset !== undefined ? resetToMs(reset, now) : durationMs(text);
-}
-
 /** `key=value` (drafts 05-07: `limit=`, `remaining=`, `reset=`; 08+: `;r=`, `;t=`, `;q=`). */
-function param(field: string, ...keys: string[]): number | undefined {
+function param(field = '', ...keys: string[]): number | undefined {
 	for (const key of keys) {
 		const match = new RegExp(`(?:^|[\\s,;])${key}=(\\d+(?:\\.\\d+)?)`, 'i').exec(field);
 		if (match) return Number(match[1]);
@@ -54,26 +49,21 @@ function param(field: string, ...keys: string[]): number | undefined {
 }
 
 /** The number a field starts with (`100` of `100;w=60`), if any. */
-function leadingNumber(text: string | undefined): number | undefined {
-	return decimal(/^\s*([\d.]+)/.exec(text ?? '')?.[1]);
+function leadingNumber(text = ''): number | undefined {
+	return decimal(/^\s*([\d.]+)/.exec(text)?.[1]);
 }
 
-function listItems(field: string): string[] {
+/** A list's items (`100, 100;w=60`); none of a field not sent. */
+function listItems(field = ''): string[] {
 	return field
 		.split(',')
 		.map((item) => item.trim())
-		.filter((item) => item !== '');
+		.filter(Boolean);
 }
 
 /** A draft 08+ item's name (`"day"`); '' for a draft 05-07 field. */
 function itemName(item: string): string {
 	return /^"?([a-z*][\w*.-]*)"?\s*(?:;|$)/i.exec(item)?.[1] ?? '';
-}
-
-/** Draft 08+'s `qu` may name another unit than requests (`"content-bytes"`). */
-function countsRequests(policy: string | undefined): boolean {
-	const unit = /;\s*qu="?([\w-]+)"?/i.exec(policy ?? '')?.[1];
-	return unit === undefined || unit.toLowerCase() === 'requests';
 }
 
 /** The reported policy nearest to exhaustion (least remaining, then latest reset) that counts requests. */
@@ -82,102 +72,80 @@ function nearestToExhaustion(field: string, policies: string[]): string | undefi
 	let nearest: { item: string; remaining: number; reset: number } | undefined;
 	for (const item of listItems(field)) {
 		const remaining = param(item, 'r');
-		if (remaining === undefined) continue;
-		if (!countsRequests(policies.find((policy) => itemName(policy) === itemName(item)))) continue;
+		const policy = policies.find((policy) => itemName(policy) === itemName(item)) ?? '';
+		// Draft 08+'s `qu` may name another unit than requests (`"content-bytes"`).
+		const unit = /;\s*qu="?([\w-]+)"?/i.exec(policy)?.[1]?.toLowerCase() ?? 'requests';
+		if (remaining === undefined || unit !== 'requests') continue;
 		const reset = param(item, 't') ?? 0;
-		if (
-			nearest &&
-			(remaining > nearest.remaining || (remaining === nearest.remaining && reset <= nearest.reset))
-		)
-			continue;
-		nearest = { item, remaining, reset };
+		const laterReset = remaining === nearest?.remaining && reset > nearest.reset;
+		if (!nearest || remaining < nearest.remaining || laterReset)
+			nearest = { item, remaining, reset };
 	}
 	return nearest?.item;
 }
 
-/** The listed policy of the reported count: by name (08+), else quota, else the first windowed. docs/pacing.md#rate-limit-headers */
-function describingPolicy(
-	policies: string[],
-	name: string,
-	limit: number | undefined,
-): string | undefined {
-	if (name !== '') return policies.find((item) => itemName(item) === name);
-	const windows = policies.filter((item) => param(item, 'w') !== undefined);
-	if (limit === undefined) return windows[0];
-	return windows.find((item) => quotaOf(item) === limit);
-}
-
 /** Drafts 01-07: `100;w=60`; 08+: `q=`. */
-function quotaOf(policy: string): number | undefined {
+function quotaOf(policy = ''): number | undefined {
 	return leadingNumber(policy) ?? param(policy, 'q');
 }
 
-interface Reported {
-	remaining: number | undefined;
-	resetMs: number | undefined;
-	limit: number | undefined;
-	/** The reported policy's name (draft 08+), '' otherwise. */
-	name: string;
-	policies: string[];
-}
+/** OpenAI's request budget: no -Reset-After, and its reset is when the whole budget is full again. */
+const OPENAI_BUDGET = 'x-ratelimit-*-requests';
+/** After the combined IETF `RateLimit`, in order (`*` the field's name): split IETF, X-RateLimit, Twitter's, OpenAI's. */
+const FIELD_FORMS = ['ratelimit-*', 'x-ratelimit-*', 'x-rate-limit-*', OPENAI_BUDGET];
+
+/** A form's state (present only with both a count and a reset), its policy's name (08+, else '') and its own list of policies. */
+type Reported = RateLimitState & { name: string; policies: string[] };
 
 /** One split form of the headers (FIELD_FORMS); `now` is the service's time. */
-function fieldsForm(headers: HeaderBag, prefix: string, suffix: string, now: number): Reported {
-	const field = (name: string) => headerValue(headers, `${prefix}${name}${suffix}`);
+function fieldsForm(headers: HeaderBag, form: string, now: number): Reported | undefined {
+	const field = (name: string) => headerValue(headers, form.replace('*', name));
+	const reset = (name: string) => resetToMs(decimal(field(name)), now) ?? durationMs(field(name));
 	const remaining = decimal(field('remaining'));
+	const budget = form === OPENAI_BUDGET;
 	// Discord's -Reset-After is relative, so a skewed clock does not move it: preferred to -Reset.
-	const afterMs = suffix === '' ? resetFieldMs(field('reset-after'), now) : undefined;
-	let resetMs = afterMs ?? resetFieldMs(field('reset'), now);
+	let resetMs = (budget ? undefined : reset('reset-after')) ?? reset('reset');
+	if (remaining === undefined || resetMs === undefined) return undefined;
 	const limitField = field('limit');
 	const limit = leadingNumber(limitField);
 	// OpenAI's budget is full again at its reset: the next request is due after one request's share.
-	if (suffix !== '' && resetMs !== undefined && remaining !== undefined && limit)
-		resetMs /= Math.max(1, limit - remaining);
+	if (budget && limit) resetMs /= Math.max(1, limit - remaining);
 	// Drafts 01-03 list the policies in the limit field itself: `100, 100;w=60`.
-	return { remaining, resetMs, limit, name: '', policies: listItems(limitField ?? '') };
+	return { remaining, resetMs, limit, name: '', policies: listItems(limitField) };
 }
 
-function combinedForm(field: string, policies: string[], now: number): Reported | undefined {
-	const nearest = nearestToExhaustion(field, policies);
-	if (nearest === undefined) return undefined;
-	const reset = param(nearest, 'reset', 't');
+function combinedForm(field = '', policies: string[], now: number): Reported | undefined {
+	const nearest = nearestToExhaustion(field, policies) ?? '';
+	const remaining = param(nearest, 'remaining', 'r');
+	const resetMs = resetToMs(param(nearest, 'reset', 't'), now);
+	if (remaining === undefined || resetMs === undefined) return undefined;
 	return {
-		remaining: param(nearest, 'remaining', 'r'),
-		resetMs: reset === undefined ? undefined : resetToMs(reset, now),
+		remaining,
+		resetMs,
 		limit: param(nearest, 'limit'),
 		name: itemName(nearest),
 		policies: [], // its policies are RateLimit-Policy's
 	};
 }
 
-/** After the combined IETF `RateLimit`, in order: split IETF, X-RateLimit, Twitter's, OpenAI's budget. */
-const FIELD_FORMS = [
-	['ratelimit-', ''],
-	['x-ratelimit-', ''],
-	['x-rate-limit-', ''],
-	['x-ratelimit-', '-requests'],
-];
-
 /** The first form giving both a remaining count and a reset; undefined without both. */
 export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimitState | undefined {
 	const clock = serviceNow(headers, now);
-	const policyField = headerValue(headers, 'ratelimit-policy');
-	const listed = policyField !== undefined ? listItems(policyField) : [];
-	const combined = headerValue(headers, 'ratelimit');
-	const complete = (form?: Reported) => form?.remaining !== undefined && form.resetMs !== undefined;
-	let reported = combined !== undefined ? combinedForm(combined, listed, clock) : undefined;
-	for (const [prefix, suffix] of FIELD_FORMS) {
-		if (complete(reported)) break;
-		reported = fieldsForm(headers, prefix, suffix, clock);
-	}
-	if (reported?.remaining === undefined || reported.resetMs === undefined) return undefined;
+	const listed = listItems(headerValue(headers, 'ratelimit-policy'));
+	let reported = combinedForm(headerValue(headers, 'ratelimit'), listed, clock);
+	for (const form of FIELD_FORMS) reported ??= fieldsForm(headers, form, clock);
+	if (reported === undefined) return undefined;
 	const { remaining, resetMs, name } = reported;
+	// The reported count's policy: by name (08+), else the first windowed one of its quota. docs/pacing.md#rate-limit-headers
+	const ofQuota = (item: string) =>
+		param(item, 'w') !== undefined &&
+		(reported.limit === undefined || quotaOf(item) === reported.limit);
 	const policy =
-		describingPolicy(listed, name, reported.limit) ??
-		describingPolicy(reported.policies, '', reported.limit);
-	const quotaPolicy = policy ?? (name === '' ? listed[0] : undefined);
-	const limit = reported.limit ?? (quotaPolicy !== undefined ? quotaOf(quotaPolicy) : undefined);
-	const windowSeconds = policy !== undefined ? param(policy, 'w') : undefined;
+		name !== ''
+			? listed.find((item) => itemName(item) === name)
+			: [...listed, ...reported.policies].find(ofQuota);
+	const limit = reported.limit ?? quotaOf(policy ?? (name === '' ? listed[0] : undefined));
+	const windowSeconds = param(policy, 'w');
 	const state: RateLimitState = { remaining: Math.floor(remaining), resetMs: Math.max(0, resetMs) };
 	if (limit !== undefined && limit > 0) state.limit = Math.floor(limit);
 	if (windowSeconds !== undefined && windowSeconds > 0) state.windowMs = windowSeconds * 1000;
@@ -187,15 +155,12 @@ export function parseRateLimitHeaders(headers: HeaderBag, now: number): RateLimi
 /** A 403 with nothing remaining or a Retry-After (GitHub's limits) counts as a 429. */
 export function refusalStatus(status: number, headers: HeaderBag, now: number): number {
 	if (status !== 403) return status;
-	const asksToWait = ['retry-after', 'retry-after-ms'].some(
-		(name) => headerValue(headers, name) !== undefined,
-	);
-	const spent =
-		parseRateLimitHeaders(headers, now)?.remaining === 0 ||
-		FIELD_FORMS.some(
-			([prefix, suffix]) => suffix === '' && headerValue(headers, `${prefix}remaining`) === '0',
-		);
-	return asksToWait || spent ? 429 : status;
+	const sent = (name: string) => headerValue(headers, name);
+	if (sent('retry-after') !== undefined || sent('retry-after-ms') !== undefined) return 429;
+	const spent = (form: string) =>
+		form !== OPENAI_BUDGET && sent(form.replace('*', 'remaining')) === '0';
+	if (FIELD_FORMS.some(spent)) return 429;
+	return parseRateLimitHeaders(headers, now)?.remaining === 0 ? 429 : status;
 }
 
 /** The reset (epoch ms) of a quota spent beyond any wait (hourly, daily): waiting only delays the answer. */

@@ -22,18 +22,17 @@ export function decimal(text: string | undefined): number | undefined {
 	return text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
-/** HTTP's three date forms (RFC 9110 5.6.7): IMF-fixdate, the obsolete RFC 850 and asctime forms. */
-const IMF_FIXDATE = /^[a-z]{3}, \d{2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/i;
-const RFC_850_DATE = /^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i;
-const ASCTIME_DATE = /^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i;
+/** HTTP's date forms (RFC 9110 5.6.7): IMF-fixdate, the obsolete RFC 850, and asctime (UTC, unmarked). */
+const HTTP_DATES = [
+	/^[a-z]{3}, \d{2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/i,
+	/^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i,
+	/^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i,
+];
 
-/** Only HTTP's own forms: Date.parse alone reads "abc 5" as 2005. */
-function httpDate(text: string | undefined): number | undefined {
-	if (text === undefined) return undefined;
-	let date = NaN;
-	if (IMF_FIXDATE.test(text) || RFC_850_DATE.test(text)) date = Date.parse(text);
-	else if (ASCTIME_DATE.test(text)) date = Date.parse(`${text} GMT`); // asctime is UTC, unmarked
-	return Number.isNaN(date) ? undefined : date;
+/** Epoch ms; NaN unless in one of HTTP's own forms: Date.parse alone reads "abc 5" as 2005. */
+function httpDate(text = ''): number {
+	if (!HTTP_DATES.some((form) => form.test(text))) return NaN;
+	return Date.parse(/GMT$/i.test(text) ? text : `${text} GMT`);
 }
 
 /** Our clock and the service's agree when they differ by less than this (the Date header's second, a trip). */
@@ -42,7 +41,7 @@ const CLOCKS_AGREE_MS = 2_000;
 /** The service's time, to read the dates it sends: ours unless its `Date` header is off. docs/pacing.md#bounds */
 export function serviceNow(headers: HeaderBag, now: number): number {
 	const served = httpDate(headerValue(headers, 'date'));
-	if (served === undefined) return now;
+	if (Number.isNaN(served)) return now;
 	// The Date header truncates to the second: the service's time is within the second after it.
 	const theirs = served + 500;
 	return Math.abs(now - theirs) > CLOCKS_AGREE_MS ? theirs : now;
@@ -54,16 +53,13 @@ export function parseRetryAfter(
 	now: number,
 	maxMs = MAX_WAIT_PER_RETRY_MS,
 ): number | undefined {
-	const clamp = (ms: number) => Math.min(maxMs, Math.max(0, Math.ceil(ms)));
+	const clamp = (ms: number) => Math.min(maxMs, Math.ceil(ms));
 	const milliseconds = decimal(headerValue(headers, 'retry-after-ms'));
 	if (milliseconds !== undefined) return clamp(milliseconds);
 	const retryAfter = headerValue(headers, 'retry-after');
-	if (retryAfter === undefined || retryAfter === '') return undefined;
 	const seconds = decimal(retryAfter);
 	if (seconds !== undefined) return clamp(seconds * 1000);
-	const date = httpDate(retryAfter);
-	if (date === undefined) return undefined;
-	const ms = date - serviceNow(headers, now);
+	const ms = httpDate(retryAfter) - serviceNow(headers, now);
 	return ms > 0 ? clamp(ms) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { parseRateLimitHeaders } from '../headers/rateLimitHeaders';
-import { MAX_WAIT_PER_RETRY_MS } from '../headers/retryAfter';
+import { MAX_WAIT_PER_RETRY_MS, type HeaderBag } from '../headers/retryAfter';
 
 /** A spent quota's reset further away than this is waited for; a nearer one is too coarse to use. */
 const RESET_RESOLUTION_MS = 2_000;
@@ -82,12 +82,7 @@ export class AnnouncedLimits {
 	}
 
 	/** An older request's answer, arriving late, knows less than the newest one. */
-	read(
-		headers: Record<string, unknown> | undefined,
-		startedAt: number,
-		now: number,
-		status = 200,
-	): void {
+	read(headers: HeaderBag, startedAt: number, now: number, status: number): void {
 		const accepted = status < 300;
 		if (accepted) remember(this.accepted, now);
 		if (status === 429) this.endBeyondQuota();
@@ -99,18 +94,15 @@ export class AnnouncedLimits {
 			this.endBeyondQuota();
 		}
 		if (state.windowMs !== undefined) this.windowMs = state.windowMs;
-		// Read before the count moves: whether it let nothing more go just before this answer.
-		if (accepted && this.windowMs === undefined)
-			this.learnBeyondQuota(state.remaining, this.freeStarts(now) < 1);
+		if (accepted && this.windowMs === undefined) {
+			// With a limit of 1, full (its one place taken by this request) reads as spent: nothing is learnt.
+			const full = this.limit !== undefined && this.limit > 1 && state.remaining >= this.limit - 1;
+			// Binding: the count let nothing more go just before this answer (read before it moves).
+			if (full && this.lastFoundFull && this.freeStarts(now) < 1) this.beyondQuota += 1;
+			else if (state.remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
+			this.lastFoundFull = full;
+		}
 		this.announced = { remaining: state.remaining, resetAt: now + state.resetMs, startedAt };
-	}
-
-	private learnBeyondQuota(remaining: number, binding: boolean): void {
-		// With a limit of 1, full (its one place taken by this request) reads as spent: nothing is learnt.
-		const full = this.limit !== undefined && this.limit > 1 && remaining >= this.limit - 1;
-		if (full && this.lastFoundFull && binding) this.beyondQuota += 1;
-		else if (remaining < 1) this.beyondQuota = Math.floor(this.beyondQuota / 2);
-		this.lastFoundFull = full;
 	}
 
 	private endBeyondQuota(): void {
@@ -119,7 +111,7 @@ export class AnnouncedLimits {
 	}
 
 	/** The earliest start the announced limits allow from `start` on (before it is recorded). */
-	earliestStart(start: number, now: number, fastestMs = 0): number {
+	earliestStart(start: number, now: number, fastestMs: number): number {
 		if (!this.announced) return start;
 		const { limit, windowMs, starts } = this;
 		const perWindow = limit !== undefined && windowMs !== undefined && limit <= MAX_REMEMBERED;
@@ -129,10 +121,7 @@ export class AnnouncedLimits {
 			let free = starts.length >= limit ? starts[starts.length - limit] + span : -Infinity;
 			const room = limit - 1 - this.pending;
 			if (room >= 0 && this.accepted.length > room)
-				free = Math.max(
-					free,
-					this.accepted[this.accepted.length - 1 - room] + span - Math.min(fastestMs, span),
-				);
+				free = Math.max(free, this.accepted.at(-1 - room)! + span - Math.min(fastestMs, span));
 			start = Math.max(start, Math.min(free, now + MAX_WAIT_PER_RETRY_MS));
 		}
 		const { remaining, resetAt, startedAt } = this.announced;
@@ -142,7 +131,7 @@ export class AnnouncedLimits {
 		if (resetAt - now > RESET_RESOLUTION_MS) {
 			return Math.max(start, Math.min(resetAt, now + MAX_WAIT_PER_RETRY_MS));
 		}
-		const lastStart = starts.length > 0 ? starts[starts.length - 1] : -Infinity;
+		const lastStart = starts.at(-1) ?? -Infinity;
 		return perWindow ? Math.max(start, lastStart + windowMs / limit) : start;
 	}
 }

@@ -107,8 +107,7 @@ export class InFlightGate {
 		const cap = nextCap(this.levels, this.cap);
 		if (cap === this.cap) {
 			// A probe above the cap refused: back to the cap, and the next probe twice as far away.
-			const probe = startedAt >= this.capSince;
-			if (status === 429 && cap !== undefined && inFlight > cap && probe) {
+			if (status === 429 && cap !== undefined && inFlight > cap && startedAt >= this.capSince) {
 				this.limit = cap;
 				this.probeEvery *= 2;
 			}

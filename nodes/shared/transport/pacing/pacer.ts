@@ -149,11 +149,8 @@ export class Pacer {
 	private reserve(): Reserved {
 		const now = this.now();
 		this.estimate.recordStart(now);
-		const start = this.limits.earliestStart(
-			Math.max(now, this.holdUntil, this.nextStart),
-			now,
-			this.fastestMs,
-		);
+		const paced = Math.max(now, this.holdUntil, this.nextStart);
+		const start = this.limits.earliestStart(paced, now, this.fastestMs);
 		this.limits.recordStart(start);
 		this.lastReservedStart = start;
 		if (this.probePending) {
@@ -171,11 +168,8 @@ export class Pacer {
 	}
 
 	/** Every answer: success, 429 or any other status. */
-	private learn(
-		{ statusCode: status, headers, body }: Answer,
-		startedAt: number,
-		inFlight: number,
-	): void {
+	private learn(answer: Answer, startedAt: number, inFlight: number): void {
+		const { statusCode: status, headers, body } = answer;
 		const now = this.now();
 		if (status !== 429 && status < 500) {
 			this.lastServedAt = now;
@@ -188,13 +182,10 @@ export class Pacer {
 		this.gate.learn(status, startedAt, inFlight);
 		if (status >= 500) return; // says nothing about the rate limit
 		// Refused above the service's cap on requests in flight: the cap's news, not the rate's.
-		const { cap } = this.gate;
-		if (status === 429 && cap !== undefined && inFlight > cap) return;
-		const fresh = this.estimate.isFresh(startedAt);
-		this.estimate.countCohort(startedAt, status !== 429);
+		if (status === 429 && inFlight > (this.gate.cap ?? Infinity)) return;
+		const fresh = this.estimate.answered(startedAt, status !== 429, now, this.holdUntil);
 		if (status !== 429) {
 			this.eventsWithoutSuccess = 0;
-			this.estimate.onAccepted(startedAt, now, fresh, this.holdUntil);
 			return;
 		}
 		if (!fresh) return; // started at the old pace: the same news as the event's, already acted on
@@ -204,15 +195,14 @@ export class Pacer {
 			retryHintMs(headers, body, now) ??
 			Math.min(MAX_HOLD_MS, DEFAULT_HOLD_MS * 2 ** Math.max(0, this.eventsWithoutSuccess - 1));
 		// A probe refused again, with no success between, meets a wall: the pace stays, the pause grows.
-		if (this.eventsWithoutSuccess === 0)
-			this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart);
+		const wall = this.eventsWithoutSuccess > 0;
+		this.estimate.slowDown(now, this.latencyMs, this.lastReservedStart, wall);
 		this.eventsWithoutSuccess += 1;
 		const probeGap = this.briefMs() * 2 ** (this.eventsWithoutSuccess - 1);
 		this.holdUntil = Math.max(this.holdUntil, now + Math.min(asked, probeGap));
 		this.pausedAt = now;
 		this.nextStart = 0;
 		this.probePending = true;
-		this.estimate.extendCohort(Math.max(now, this.lastReservedStart));
 	}
 
 	/** Long enough for the requests in flight to answer, and for one start at the new pace. */

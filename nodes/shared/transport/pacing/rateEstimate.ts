@@ -37,32 +37,24 @@ export class RateEstimate {
 		this.starts = Math.max(0, this.starts - 1);
 	}
 
-	/** Started after the last event was acted on (else at the old pace: the same news). */
-	isFresh(startedAt: number): boolean {
-		return startedAt > this.cohort.to;
-	}
-
-	/** An answer of a request in flight at the last event: the share of its cohort accepted is the share of the pace the service takes. */
-	countCohort(startedAt: number, accepted: boolean): void {
+	/** An answer (accepted: not a 429); false when it started before the last event was acted on, at the old pace. */
+	answered(startedAt: number, accepted: boolean, now: number, heldUntil: number): boolean {
 		const cohort = this.cohort;
-		if (this.isFresh(startedAt) || startedAt <= cohort.from) return;
-		cohort.answered += 1;
-		if (accepted) cohort.accepted += 1;
-		const share = this.failedRate * (cohort.accepted / cohort.answered) * SHARE_MARGIN;
-		this.rate = this.learnedRate = Math.min(
-			this.failedRate * DECREASE_MAX,
-			Math.max(cohort.floor, share),
-		);
-	}
-
-	extendCohort(to: number): void {
-		this.cohort.to = Math.max(this.cohort.to, to);
-	}
-
-	/** A success: when fresh, the rate grows with the time since it last grew or the starts were held. */
-	onAccepted(startedAt: number, now: number, fresh: boolean, heldUntil: number): void {
+		const fresh = startedAt > cohort.to;
+		if (!fresh && startedAt > cohort.from) {
+			// In flight at the last event: the share of its cohort accepted is the share of the pace the service takes.
+			cohort.answered += 1;
+			if (accepted) cohort.accepted += 1;
+			const share = this.failedRate * (cohort.accepted / cohort.answered) * SHARE_MARGIN;
+			this.rate = this.learnedRate = Math.min(
+				this.failedRate * DECREASE_MAX,
+				Math.max(cohort.floor, share),
+			);
+		}
+		if (!accepted) return fresh;
 		remember(this.acceptedStarts, startedAt);
-		if (this.rate === Infinity || !fresh) return;
+		if (this.rate === Infinity || !fresh) return fresh;
+		// Fresh: the rate grows with the time since it last grew or the starts were held.
 		const seconds = Math.min(1, Math.max(0, now - Math.max(this.lastIncreaseAt, heldUntil)) / 1000);
 		// An estimate taken too low early in a run does not stay: the probe doubles while nothing is refused.
 		const quiet = Math.max(0, now - (this.lastEventAt ?? now));
@@ -73,10 +65,13 @@ export class RateEstimate {
 		const growth = Math.max(this.rate < this.learnedRate ? GROWTH_PER_SECOND : 0, probe);
 		this.rate *= 1 + growth * seconds;
 		this.lastIncreaseAt = now;
+		return fresh;
 	}
 
-	/** One decrease per 429 event; the requests started up to `lastReservedStart` form its cohort. */
-	slowDown(now: number, latencyMs: number, lastReservedStart: number): void {
+	/** A 429 event: one decrease, none at a wall; the requests started up to `lastReservedStart` join its cohort. */
+	slowDown(now: number, latencyMs: number, lastReservedStart: number, wall: boolean): void {
+		this.cohort.to = Math.max(this.cohort.to, now, lastReservedStart);
+		if (wall) return;
 		const seconds = Math.max(0.001, (now - (this.lastEventAt ?? this.firstStartAt ?? now)) / 1000);
 		const current = this.rate !== Infinity ? this.rate : this.starts / seconds;
 		const seen = countAfter(this.acceptedStarts, now - HORIZON_MS, true) / (HORIZON_MS / 1000);
