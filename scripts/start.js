@@ -59,6 +59,9 @@ async function prepare(sandbox) {
 	n8n.ensureN8n();
 	n8n.log('Building the package…');
 	buildPackage();
+	// The sandbox starts from its demo data again, ids included: n8n's trigger state from a previous start would
+	// take the new messages for ones it already delivered.
+	fs.rmSync(USER, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 	const { tarball } = n8n.packPackage(DEMO);
 	n8n.installPackage(USER, tarball);
