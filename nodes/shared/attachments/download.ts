@@ -3,17 +3,8 @@
  * the Base URL's own origin, redirects followed by hand so the token never follows one elsewhere) or
  * decoded from inline base64, within the size limit and the timeout, then stored through n8n's helpers.
  */
-import type {
-	IBinaryData,
-	IBinaryKeyData,
-	ICredentialsDecrypted,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IPollFunctions,
-	ITriggerFunctions,
-} from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from '../transport/credentials';
 import { normalizeBaseUrl } from '../transport/url';
@@ -22,41 +13,23 @@ import {
 	attachmentName,
 	attachmentSource,
 	binaryFieldName,
-	describeSize,
-	describeUrl,
 	downloadTarget,
 	isBase64,
 } from './encoding';
+import {
+	checkSize,
+	DownloadError,
+	fetchWithRetries,
+	type DownloadContext,
+	type DownloadSettings,
+} from './fetchFile';
 
-export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions;
-
-export interface DownloadSettings {
-	/** The attachment field holding the URL; '' for the first of DEFAULT_URL_FIELDS. */
-	urlField: string;
-	/** Bytes; Infinity for none. */
-	limit: number;
-	/** How long the answer may pause (no byte arriving) before the download fails. */
-	timeoutMs: number;
-	/** Binary field names: prefix + index. */
-	prefix?: string;
-}
+export { DownloadError, type DownloadContext, type DownloadSettings } from './fetchFile';
 
 export const BINARY_PREFIX = 'attachment_';
 
 /** Redirects followed for one file (each hop decides anew whether the token goes). */
 const MAX_REDIRECTS = 5;
-/** Attempts for one file when the connection drops, times out, or the answer is a 5xx or 429. */
-const MAX_DOWNLOAD_ATTEMPTS = 3;
-
-/** Raised for a file that cannot be downloaded; `retryable` when a later try may succeed. */
-export class DownloadError extends Error {
-	constructor(
-		message: string,
-		readonly retryable: boolean,
-	) {
-		super(message);
-	}
-}
 
 /** Every attachment of one message as binary fields, in order; throws naming the message and the attachment. */
 export async function downloadMessageAttachments(
@@ -163,15 +136,6 @@ async function downloadOne(
 	}
 }
 
-function checkSize(size: number, limit: number): void {
-	if (size > limit) {
-		throw new DownloadError(
-			`it is ${describeSize(size)}, over the limit of ${describeSize(limit)} (option Max Attachment Size)`,
-			false,
-		);
-	}
-}
-
 function fileNameOf(url: string): string | undefined {
 	const last = new URL(url).pathname.split('/').pop();
 	if (!last) return undefined;
@@ -180,146 +144,4 @@ function fileNameOf(url: string): string | undefined {
 	} catch {
 		return last;
 	}
-}
-
-type Answer = { location: string } | { bytes: Buffer; contentType?: string };
-
-async function fetchWithRetries(
-	context: DownloadContext,
-	target: { url: string; withToken: boolean },
-	settings: DownloadSettings,
-	credentials: ICredentialsDecrypted,
-): Promise<Answer> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await fetchOnce(context, target, settings, credentials);
-		} catch (error) {
-			const retryable = !(error instanceof DownloadError) || error.retryable;
-			if (!retryable || attempt >= MAX_DOWNLOAD_ATTEMPTS) {
-				throw error instanceof DownloadError
-					? error
-					: new DownloadError(`${describeUrl(target.url)} failed (${networkCode(error)})`, true);
-			}
-			await sleep(250 * 2 ** (attempt - 1));
-		}
-	}
-}
-
-interface StreamLike {
-	on(event: string, listener: (...args: unknown[]) => void): unknown;
-	destroy(error?: Error): unknown;
-}
-
-/** One GET: a redirect's target, or the whole body within the limit; the token only when `withToken`. */
-async function fetchOnce(
-	context: DownloadContext,
-	target: { url: string; withToken: boolean },
-	settings: DownloadSettings,
-	credentials: ICredentialsDecrypted,
-): Promise<Answer> {
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url: target.url,
-		encoding: 'stream',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// Followed here, one hop at a time, so the token is sent only to the Base URL's origin.
-		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: settings.timeoutMs,
-	};
-	const response = (
-		target.withToken
-			? await context.helpers.httpRequestWithAuthentication.call(
-					context,
-					CREDENTIAL_TYPE,
-					options,
-					{
-						credentialsDecrypted: credentials,
-					},
-				)
-			: await context.helpers.httpRequest(options)
-	) as { body: StreamLike; headers: IDataObject; statusCode: number };
-	const { statusCode: status, headers, body } = response;
-	if (status >= 300 && status < 400 && typeof headers.location === 'string') {
-		body.destroy();
-		return { location: headers.location };
-	}
-	if (status < 200 || status >= 300) {
-		body.destroy();
-		throw new DownloadError(
-			`${describeUrl(target.url)} answered ${status}`,
-			status === 429 || status >= 500,
-		);
-	}
-	const declared = Number(headers['content-length']);
-	if (Number.isFinite(declared)) checkSize(declared, settings.limit);
-	return {
-		bytes: await readBody(body, settings, Number.isFinite(declared) ? declared : undefined),
-		contentType: typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
-	};
-}
-
-/**
- * The body as one buffer: of the announced length when there is one (each chunk copied into it once),
- * never past the limit, failing when no byte arrives for the timeout.
- */
-async function readBody(
-	stream: StreamLike,
-	settings: DownloadSettings,
-	declared: number | undefined,
-): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
-	let size = 0;
-	let lastByteAt = Date.now();
-	const finished = new AbortController();
-	try {
-		return await new Promise<Buffer>((resolve, reject) => {
-			const fail = (error: DownloadError) => {
-				stream.destroy();
-				reject(error);
-			};
-			void (async () => {
-				while (!finished.signal.aborted) {
-					await sleep(settings.timeoutMs, finished.signal).catch(() => undefined);
-					if (!finished.signal.aborted && Date.now() - lastByteAt >= settings.timeoutMs)
-						fail(new DownloadError(`no data for ${settings.timeoutMs / 1000} s`, true));
-				}
-			})();
-			stream.on('data', (chunk) => {
-				const bytes = chunk as Buffer;
-				lastByteAt = Date.now();
-				size += bytes.length;
-				if (size > settings.limit) {
-					fail(
-						new DownloadError(
-							`it is over the limit of ${describeSize(settings.limit)} (option Max Attachment Size)`,
-							false,
-						),
-					);
-				} else if (whole) {
-					if (size > whole.length) fail(new DownloadError('it is longer than announced', true));
-					else bytes.copy(whole, size - bytes.length);
-				} else chunks.push(bytes);
-			});
-			stream.on('error', (error) =>
-				reject(new DownloadError(`the connection failed (${networkCode(error)})`, true)),
-			);
-			stream.on('end', () => {
-				if (whole && size !== whole.length)
-					reject(new DownloadError('the answer ended before its announced length', true));
-				else resolve(whole ?? Buffer.concat(chunks));
-			});
-		});
-	} finally {
-		finished.abort();
-	}
-}
-
-/** A network error's code; never its message, which may hold a signed URL's query. */
-function networkCode(error: unknown): string {
-	const { code } = (error ?? {}) as { code?: unknown };
-	return typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? code : 'network error';
 }
