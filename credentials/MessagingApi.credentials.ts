@@ -62,7 +62,7 @@ export class MessagingApi implements ICredentialType {
 			default: '',
 			placeholder: 'ct_123',
 			description:
-				'Optional. The contact ID or username of the account this token belongs to. The Messaging Trigger uses it to skip the messages you send, so an auto-reply never answers itself. Left empty, the trigger learns it from the messages this credential sends.',
+				'Optional. The contact ID or username of the account this token belongs to. The Messaging Trigger uses it to skip the messages you send, so an auto-reply never answers itself. Left empty, the trigger learns it from a one-to-one conversation: the sender who is not that conversation’s other contact.',
 		},
 	];
 

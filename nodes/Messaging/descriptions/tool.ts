@@ -14,18 +14,18 @@ const MESSAGE_FIELDS =
 export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	message: {
 		send: `Send a text message to a conversation. ${CONVERSATION}; Text: the message. Returns the sent message (${MESSAGE_FIELDS}), about 300 characters.`,
-		getAll: `List messages, newest first, optionally only of one conversation (${CONVERSATION}). Returns up to Limit messages (at most 100 as a tool), each a record of ${MESSAGE_FIELDS}, about 250 characters. To read a conversation before answering, Get Context is cheaper.`,
+		getAll: `List messages in the service’s order, optionally only of one conversation (${CONVERSATION}). Returns up to Limit messages (at most 100 as a tool), each a record of ${MESSAGE_FIELDS}, about 250 characters. To read a conversation before answering, Get Context is cheaper.`,
 		get: `Get one message. ${MESSAGE}. Returns ${MESSAGE_FIELDS}, about 300 characters.`,
 		update: `Edit a message. ${MESSAGE}; Text: the new content. Returns the updated message.`,
 		delete: `DESTRUCTIVE, cannot be undone: permanently deletes one message. ${MESSAGE}. Returns {id, deleted: true}.`,
 		addReaction: `Add a reaction to a message, keeping the others. ${MESSAGE}; Reaction: a name like like or 👍; Reactor: who reacts (username or contact ID). Returns the message.`,
 		removeReaction: `Remove one person’s reaction from a message. ${MESSAGE}; Reaction: its name; Reactor: whose. Returns the message.`,
 		sendAndWaitForReply: `Send a question to a conversation and wait for the next message from someone else there. ${CONVERSATION}; Message: the question. Returns {sent, reply, timedOut}; reply is null when nobody answered in time.`,
-		sendAndWait: `Ask a person for approval in a conversation and wait until they answer by a link. ${CONVERSATION}; Message: what to approve. Returns the person’s decision.`,
+		sendAndWait: `Ask a person for approval in a conversation and wait until they answer on the page its link opens. ${CONVERSATION}; Message: what to approve. Returns the person’s decision.`,
 	},
 	conversation: {
-		getContext: `Read a conversation as one transcript before answering in it or to summarise it: its latest messages, oldest first, one line each ("[time] speaker: text", the account as "me", reactions summarised). ${CONVERSATION}; Max_Messages: how many (default 50, at most 500). Returns {transcript, messages, omitted, first_at, last_at}, at most 10,000 characters.`,
-		getAll: `List conversations, most recently created first, to find a conversation ID. Returns up to Limit conversations (at most 100 as a tool), each {id, contact_id, group_id, pinned, muted, archived, last_active_at}, about 150 characters.`,
+		getContext: `Read a conversation as one transcript before answering in it or to summarise it: its latest messages, oldest first, one line each ("[time] speaker: text", the account as "me", reactions summarised). ${CONVERSATION}; Max_Messages: how many (default 50, at most 500). Returns {transcript, messages, omitted, first_at, last_at}, by default at most 10,000 characters.`,
+		getAll: `List conversations in the service’s order, to find a conversation ID. Returns up to Limit conversations (at most 100 as a tool), each {id, contact_id, group_id, pinned, muted, archived, last_active_at}, about 150 characters.`,
 		get: `Get one conversation. ${CONVERSATION}. Returns {id, contact_id, group_id, pinned, muted, archived, last_active_at}.`,
 		create: `Start a conversation with a contact (Contact_ID, like ct_123) or a group (Group_ID). Returns the new conversation with its id.`,
 		update: `Change a conversation’s pinned message, pinned or muted state, or archive date. ${CONVERSATION}. Returns the conversation.`,

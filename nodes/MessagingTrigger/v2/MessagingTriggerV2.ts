@@ -21,7 +21,13 @@ import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
 import { sampleEventItem } from '../events/testEvent';
 import { CheckLoop } from './checkLoop';
-import { intervalMs, type IntervalUnit } from './schedule';
+import {
+	DEFAULT_INTERVAL_SECONDS,
+	intervalMs,
+	MIN_INTERVAL_MS,
+	UNIT_MS,
+	type IntervalUnit,
+} from './schedule';
 
 export class MessagingTriggerV2 implements INodeType {
 	description: INodeTypeDescription;
@@ -49,10 +55,21 @@ export class MessagingTriggerV2 implements INodeType {
 					displayName: 'Check Every',
 					name: 'interval',
 					type: 'number',
+					typeOptions: { minValue: MIN_INTERVAL_MS / 1000 },
+					default: DEFAULT_INTERVAL_SECONDS,
+					description: `How often to check for new messages: at least ${MIN_INTERVAL_MS / 1000} seconds, ${DEFAULT_INTERVAL_SECONDS} by default. Each check with nothing new is one request.`,
+					displayOptions: { show: { unit: ['seconds'] } },
+				},
+				{
+					displayName: 'Check Every',
+					name: 'interval',
+					type: 'number',
 					typeOptions: { minValue: 1 },
-					default: 15,
+					// The same default as in seconds: a workflow saved with the default stores no value.
+					default: DEFAULT_INTERVAL_SECONDS,
 					description:
-						'How often to check for new messages. At least 5 seconds; each check with nothing new is one request.',
+						'How often to check for new messages, in the unit below. Each check with nothing new is one request.',
+					displayOptions: { show: { unit: ['minutes', 'hours'] } },
 				},
 				{
 					displayName: 'Unit',
@@ -105,10 +122,13 @@ export class MessagingTriggerV2 implements INodeType {
 			return { manualTriggerFunction };
 		}
 
-		const interval = intervalMs(
-			this.getNodeParameter('interval', 15) as number,
-			this.getNodeParameter('unit', 'seconds') as IntervalUnit,
-		);
+		const chosen = this.getNodeParameter('interval', DEFAULT_INTERVAL_SECONDS) as number;
+		const unit = this.getNodeParameter('unit', 'seconds') as IntervalUnit;
+		const interval = intervalMs(chosen, unit);
+		if (interval !== Number(chosen) * UNIT_MS[unit])
+			this.logger.warn(
+				`Messaging Trigger: Check Every ${chosen} ${unit} is under the minimum; checking every ${interval / 1000} seconds`,
+			);
 		const loop = new CheckLoop(this, { intervalMs: interval, options });
 		await loop.start();
 		return { closeFunction: async () => await loop.stop() };

@@ -14,12 +14,20 @@ export const MAX_BACKOFF_MS = 5 * 60_000;
  */
 export const LONGEST_SERVICE_WAIT_MS = 60 * 60_000;
 
+/** Check Every's default, in seconds. */
+export const DEFAULT_INTERVAL_SECONDS = 15;
+
 export type IntervalUnit = 'seconds' | 'minutes' | 'hours';
+
+export const UNIT_MS: Record<IntervalUnit, number> = {
+	seconds: 1_000,
+	minutes: 60_000,
+	hours: 3_600_000,
+};
 
 /** The interval the user chose, in milliseconds, never under five seconds. */
 export function intervalMs(value: number, unit: IntervalUnit): number {
-	const factor = unit === 'hours' ? 3_600_000 : unit === 'minutes' ? 60_000 : 1_000;
-	const ms = Number(value) * factor;
+	const ms = Number(value) * (UNIT_MS[unit] ?? UNIT_MS.seconds);
 	return Number.isFinite(ms) ? Math.max(MIN_INTERVAL_MS, Math.round(ms)) : MIN_INTERVAL_MS;
 }
 

@@ -54,7 +54,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List messages, newest first, optionally of one conversation',
+				description:
+					'List messages in the order the service returns them, optionally of one conversation',
 				action: 'Get many messages',
 			},
 			{
@@ -80,7 +81,7 @@ export const description: INodeProperties[] = [
 				name: 'Send and Wait for Response',
 				value: 'sendAndWait',
 				description:
-					'Send a message with approve/decline or answer links; the execution pauses until one is opened',
+					'Send a message with a link to an approval or answer page; the execution waits until the person answers there (opening the link alone decides nothing)',
 				action: 'Send a message and wait for response',
 			},
 			{

@@ -36,17 +36,20 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Approval',
 				value: 'approval',
-				description: 'The person approves (or declines) by opening a link in the message',
+				description:
+					'The person opens a link in the message and approves (or declines) with the button on that page',
 			},
 			{
 				name: 'Free Text',
 				value: 'freeText',
-				description: 'The person opens a link in the message and types the response into a form',
+				description:
+					'The person opens a link in the message and sends the response typed into the form there',
 			},
 			{
 				name: 'Custom Form',
 				value: 'customForm',
-				description: 'The person opens a link in the message and fills in a form of your fields',
+				description:
+					'The person opens a link in the message and sends the form of your fields there',
 			},
 		],
 	},
@@ -151,7 +154,7 @@ export const description = updateDisplayOptions(
 
 /**
  * Sends one request message (for the first item, as n8n's send-and-wait nodes do) and parks the
- * execution until a link in it is opened or the wait limit passes. The webhook side (webhook.ts)
+ * execution until the person answers on the page a link opens, or the wait limit passes. The webhook side (webhook.ts)
  * turns the click into the node's output; on a time-out n8n goes on with the input items.
  */
 export async function executeSendAndWait(
