@@ -15,9 +15,15 @@ const { buildPackage } = require('./lib/build');
 const { waitFor } = require('./lib/wait');
 const { runItems } = require('./lib/workflows');
 const { createSandbox } = require('../sandbox/server');
+const { persistentDemo } = require('../sandbox/persist');
 
 const DEMO = path.join(n8n.ROOT, '.demo');
-const USER = path.join(DEMO, 'user');
+/** The editor's user folder (kept between starts, with the service's data) and --run-examples' own. */
+const USERS = { editor: path.join(DEMO, 'user'), examples: path.join(DEMO, 'run-examples') };
+const SERVICE_DATA = path.join(DEMO, 'service.json');
+/** Written once the credential and the examples are imported into the editor's user folder. */
+const IMPORTED = path.join(USERS.editor, '.examples-imported');
+let USER = USERS.editor;
 const EXAMPLES = path.join(n8n.ROOT, 'examples');
 const TOKEN = 'demo-token';
 /** A second account, so a person can write as ann and watch the auto-reply answer. */
@@ -36,22 +42,12 @@ function parseArgs(argv) {
 	return args;
 }
 
-async function startSandboxOn(port) {
+async function startSandboxOn(port, seed) {
 	try {
-		return await createSandbox({
-			port,
-			tokens: TOKENS,
-			seed: 'demo',
-			recordRequests: true,
-		}).start();
+		return await createSandbox({ port, tokens: TOKENS, seed, recordRequests: true }).start();
 	} catch (error) {
 		if (error.code !== 'EADDRINUSE') throw error;
-		return await createSandbox({
-			port: 0,
-			tokens: TOKENS,
-			seed: 'demo',
-			recordRequests: true,
-		}).start();
+		return await createSandbox({ port: 0, tokens: TOKENS, seed, recordRequests: true }).start();
 	}
 }
 
@@ -59,9 +55,10 @@ async function prepare(sandbox) {
 	n8n.ensureN8n();
 	n8n.log('Building the package…');
 	buildPackage();
-	// The sandbox starts from its demo data again, ids included: n8n's trigger state from a previous start would
-	// take the new messages for ones it already delivered.
-	fs.rmSync(USER, { recursive: true, force: true });
+	// A user folder is kept only with the service data it was used with: triggers remember the ids they
+	// delivered, and a service that starts from its demo data again hands the same ids out anew.
+	const fresh = USER !== USERS.editor || !fs.existsSync(IMPORTED) || !fs.existsSync(SERVICE_DATA);
+	if (fresh) fs.rmSync(USER, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 	const { tarball } = n8n.packPackage(DEMO);
 	n8n.installPackage(USER, tarball);
@@ -74,8 +71,10 @@ async function prepare(sandbox) {
 			data: { baseUrl: sandbox.url, accessToken: TOKEN, timestampUnit: 'auto', ownContactId: '' },
 		},
 	]);
+	if (!fresh) return;
 	await n8n.n8nCli(USER, ['import:workflow', '--separate', `--input=${EXAMPLES}`]);
 	for (const id of ['exAutoReply0001', 'exWebhookSend01']) await n8n.publishWorkflow(USER, id);
+	if (USER === USERS.editor) fs.writeFileSync(IMPORTED, new Date().toISOString());
 }
 
 async function runExamples(sandbox) {
@@ -160,10 +159,19 @@ async function runExamples(sandbox) {
 
 async function main() {
 	const args = parseArgs(process.argv.slice(2));
-	const sandbox = await startSandboxOn(args.sandboxPort);
+	// The editor's service keeps its data between starts; --run-examples starts from the demo data each time.
+	if (args.runExamples) USER = USERS.examples;
+	const data = args.runExamples ? undefined : persistentDemo(SERVICE_DATA);
+	const sandbox = await startSandboxOn(
+		args.sandboxPort,
+		data ? (store) => data.seed(store) : 'demo',
+	);
+	const saving = data && setInterval(() => data.save(), 2_000);
 	let app;
 	const stopAll = async () => {
 		await app?.stop();
+		clearInterval(saving);
+		data?.save();
 		await sandbox.stop();
 	};
 	process.on('SIGINT', () => stopAll().then(() => process.exit(0)));
