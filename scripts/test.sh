@@ -20,6 +20,7 @@ if [ "$long" = false ]; then
 	node scripts/check/scan-package.mjs
 	node scripts/check/links.mjs
 	node scripts/check/workflows.mjs
+	node scripts/check/layout.mjs
 fi
 results=$(mktemp)
 output=$(mktemp)
