@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
+import { extraBodyFields } from '../../descriptions/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
 import { simplifyFields } from '../../descriptions/simplify';
 import {
@@ -11,6 +12,7 @@ import {
 	readAttachmentInput,
 	withAttachments,
 } from '../../helpers/attachments/upload';
+import { readExtraFields } from '../../helpers/extraFields';
 import { getRequiredId, getText } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 import {
@@ -21,6 +23,9 @@ import {
 } from './alreadySent';
 
 export const simplifyAs = 'sentMessage';
+
+/** The body fields Send sets itself. */
+const SENT_FIELDS = ['conversation_id', 'message', 'attachments'];
 
 /** One at a time: messages reach the conversation in item order. */
 export const parallelRequests = 1;
@@ -49,6 +54,7 @@ const properties: INodeProperties[] = [
 			...attachmentSourceFields,
 		],
 	},
+	extraBodyFields,
 	...skipIfAlreadySentFields,
 	...simplifyFields('message'),
 	optionsCollection({
@@ -73,6 +79,7 @@ export async function execute(
 ): Promise<OperationResult> {
 	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 	const text = getText(this, 'text', itemIndex, 'Text', { required: true });
+	const extra = readExtraFields(this, itemIndex, 'extraBodyFields', SENT_FIELDS);
 	const attachments = await readAttachmentInput(this, itemIndex, 'additionalFields');
 	const check = this.getNodeParameter('skipIfAlreadySent', itemIndex, 'never') as DuplicateCheck;
 	const answered = answeredMessage(this.getInputData()[itemIndex]?.json ?? {}, check);
@@ -93,7 +100,7 @@ export async function execute(
 		{
 			method: 'POST',
 			path: ['messages'],
-			body: { conversation_id: conversationId, message: text },
+			body: { conversation_id: conversationId, message: text, ...extra },
 		},
 		attachments,
 	);

@@ -6,7 +6,9 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
 import { messageLocators } from '../../descriptions/locators';
+import { extraBodyFields } from '../../descriptions/extraFields';
 import { simplifyFields } from '../../descriptions/simplify';
+import { readExtraFields } from '../../helpers/extraFields';
 import {
 	outputRecord,
 	readAttachmentInput,
@@ -82,6 +84,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	extraBodyFields,
 	...simplifyFields('message'),
 	optionsCollection({ isoTimestamps: true, extra: attachmentUploadOptions }),
 ];
@@ -132,8 +135,13 @@ export async function execute(
 			throw inputError(this, itemIndex, label, (error as Error).message);
 		}
 	}
+	const extra = readExtraFields(this, itemIndex, 'extraBodyFields', [
+		'message',
+		'reactions',
+		'attachments',
+	]);
 	const attachments = await readAttachmentInput(this, itemIndex, 'updateFields');
-	if (Object.keys(body).length === 0 && !attachments.given) {
+	if (Object.keys(body).length === 0 && Object.keys(extra).length === 0 && !attachments.given) {
 		throw inputError(
 			this,
 			itemIndex,
@@ -144,7 +152,7 @@ export async function execute(
 	const request = await withAttachments(
 		this,
 		itemIndex,
-		{ method: 'PUT', path: ['messages', messageId], body },
+		{ method: 'PUT', path: ['messages', messageId], body: { ...body, ...extra } },
 		attachments,
 	);
 	const record = await messagingApiRequest.call(
