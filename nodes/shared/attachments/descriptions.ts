@@ -39,6 +39,6 @@ export const attachmentDownloadOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether to download attachment URLs on internal addresses. Off: a URL (or a redirect to one) off the Base URL's origin is refused when its host is a loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10), link-local (169.254/16, cloud metadata), IPv6 unique-local or link-local, IPv4-mapped form of those, or other non-public address, or a local name (localhost, *.local, *.internal, a name without a dot); other names are resolved through n8n and every address checked (on n8n versions that give nodes its resolver). n8n's own SSRF protection applies either way.",
+			"Whether to download attachment URLs on internal addresses. Off: a URL (or a redirect to one) off the Base URL's origin is refused when its host is a loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10), link-local (169.254/16, cloud metadata), IPv6 unique-local or link-local, IPv4-mapped form of those, or other non-public address, or a local name such as localhost, *.local, *.internal or a name without a dot; other names are resolved through n8n and every address checked (on n8n versions that give nodes its resolver). n8n's own SSRF protection applies either way.",
 	},
 ];
