@@ -35,6 +35,7 @@ export async function downloadTriggerAttachments(
 		urlField: String(options.attachmentUrlField ?? '').trim(),
 		limit: maxBytes(options.maxAttachmentSize ?? 25),
 		timeoutMs: DEFAULT_TIMEOUT_MS,
+		allowPrivateAddresses: options.allowPrivateAddresses === true,
 	};
 	for (const message of messages) {
 		if (downloaded.has(message)) continue;

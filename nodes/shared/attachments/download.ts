@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from '../transport/credentials';
 import { normalizeBaseUrl } from '../transport/url';
+import { checkedTarget } from './addressCheck';
 import {
 	attachmentMimeType,
 	attachmentName,
@@ -111,6 +112,7 @@ async function downloadOne(
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
 	let target = downloadTarget(source.url, baseUrl);
 	for (let hop = 0; ; hop++) {
+		target = await checkedTarget(context, target, settings);
 		if ('problem' in target) {
 			const what = hop === 0 ? `its ${source.field}` : 'it redirects to an address that';
 			throw new DownloadError(`${what} ${target.problem}`, false);

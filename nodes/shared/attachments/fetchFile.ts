@@ -10,6 +10,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../transport/credentials';
+import { describeN8nSsrfRefusal } from './addressPolicy';
 import { describeSize, describeUrl } from './encoding';
 
 export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions;
@@ -23,6 +24,8 @@ export interface DownloadSettings {
 	timeoutMs: number;
 	/** Binary field names: prefix + index. */
 	prefix?: string;
+	/** Internal addresses off the Base URL's origin are fetched (addressCheck.ts). */
+	allowPrivateAddresses?: boolean;
 }
 
 /** Attempts for one file when the connection drops, times out, or the answer is a 5xx or 429. */
@@ -59,7 +62,10 @@ export async function fetchWithRetries(
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await fetchOnce(context, target, settings, credentials);
-		} catch (error) {
+		} catch (caught) {
+			// n8n's SSRF protection refusing the address is final, and said as such.
+			const refusal = describeN8nSsrfRefusal(caught, target.url);
+			const error = refusal ? new DownloadError(refusal, false) : caught;
 			const retryable = !(error instanceof DownloadError) || error.retryable;
 			if (!retryable || attempt >= MAX_DOWNLOAD_ATTEMPTS) {
 				throw error instanceof DownloadError
