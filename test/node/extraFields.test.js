@@ -15,39 +15,31 @@ beforeEach(async () => {
 afterEach(() => sandbox.stop());
 
 const rows = (...pairs) => ({ field: pairs.map(([name, value]) => ({ name, value })) });
-const run = (parameters, input) =>
-	runMessagingNode({ parameters, credentials, ...(input ? { input } : {}) });
-
-test('Send: extra fields after the node’s own, JSON values in bracket form, text as text', async () => {
-	const { error } = await run({
+const run = (parameters) => runMessagingNode({ parameters, credentials });
+const send = (extraBodyFields) =>
+	run({
 		resource: 'message',
 		operation: 'send',
 		conversationId: byId('conv_00000001'),
 		text: 'answer',
-		extraBodyFields: rows(
+		extraBodyFields,
+	});
+
+test('Send: extra fields after the node’s own, JSON values in bracket form, text as text', async () => {
+	const fields = (note) =>
+		rows(
 			['reply_to', 'msg_00000001'],
 			['mentions', '["ann","bob"]'],
 			['format', '{"type":"markdown","safe":true}'],
-			['note', ' [not json'],
-		),
-	});
+			['note', note],
+		);
+	const { error } = await send(fields(' [not json'));
 	expect(error?.message).toMatch(
 		/Extra Body Fields "note" \(row 4\): the value starts like JSON but is not valid JSON/,
 	);
 	expect(wire(sandbox)).toEqual([]);
 
-	const ok = await run({
-		resource: 'message',
-		operation: 'send',
-		conversationId: byId('conv_00000001'),
-		text: 'answer',
-		extraBodyFields: rows(
-			['reply_to', 'msg_00000001'],
-			['mentions', '["ann","bob"]'],
-			['format', '{"type":"markdown","safe":true}'],
-			['note', 'a [b] & c'],
-		),
-	});
+	const ok = await send(fields('a [b] & c'));
 	expect(ok.error).toBeUndefined();
 	expect(wire(sandbox)).toEqual([
 		{
