@@ -1,14 +1,12 @@
 'use strict';
 /** Extra Body Fields and Extra Query Parameters: the bytes on the wire, and bad rows refused before anything is sent. */
 const { runMessagingNode } = require('../harness/n8n');
-const { startSandbox, byId, wire } = require('../harness/sandbox');
+const { startWithAnn, byId, wire } = require('../harness/sandbox');
 
 let sandbox;
 let credentials;
 beforeEach(async () => {
-	({ sandbox, credentials } = await startSandbox({ seed: 'none' }));
-	sandbox.store.addContact({ id: 'ct_ann', username: 'ann' });
-	sandbox.store.createConversation({ contact_id: 'ct_ann' }); // conv_00000001
+	({ sandbox, credentials } = await startWithAnn());
 	sandbox.store.sendMessage('ct_ann', { conversation_id: 'conv_00000001', message: 'hi' }); // msg_00000001
 	sandbox.clearRequests();
 });

@@ -6,6 +6,7 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
 import { messageLocators } from '../../descriptions/locators';
+import { formattedText, textFormatOption } from '../../descriptions/chatText';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { simplifyFields } from '../../descriptions/simplify';
 import { readExtraFields } from '../../helpers/extraFields';
@@ -86,7 +87,7 @@ const properties: INodeProperties[] = [
 	},
 	extraBodyFields,
 	...simplifyFields('message'),
-	optionsCollection({ isoTimestamps: true, extra: attachmentUploadOptions }),
+	optionsCollection({ isoTimestamps: true, extra: [textFormatOption, ...attachmentUploadOptions] }),
 ];
 
 export const description = updateDisplayOptions(
@@ -103,10 +104,11 @@ export async function execute(
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.text !== undefined) {
-		body.message = getText(this, 'updateFields.text', itemIndex, 'Text', {
+		const text = getText(this, 'updateFields.text', itemIndex, 'Text', {
 			required: true,
 			emptyProblem: 'is empty (a message cannot be edited to nothing)',
 		});
+		body.message = formattedText(this, itemIndex, text);
 	}
 	if (fields.reactions !== undefined && fields.reactionsJson !== undefined) {
 		throw inputError(
