@@ -92,7 +92,7 @@ export const approvalProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'decline, declined',
 		description:
-			'Words or phrases that decline, separated by commas: a reply declines when it holds one as whole words ("Declined, too risky"), unless negated ("not declined") or asked ("decline?"). A reply holding an approve word too decides nothing, and a reply that is unclear takes back its sender\'s earlier vote. Empty: no decline.',
+			'Words or phrases that decline, separated by commas: a reply declines when it holds one as whole words ("Declined, too risky"), unless negated ("not declined") or asked ("decline?"). A reply with an approve word too (not negated or asked) decides nothing. An unclear reply (a keyword negated, asked or beside its opposite) takes back its sender\'s earlier vote. Empty: no decline.',
 		displayOptions: { show: { responseType: ['approvalByKeyword'] } },
 	},
 ];
