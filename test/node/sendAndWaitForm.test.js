@@ -129,6 +129,35 @@ describe('Send and Wait for Response: Custom Form', () => {
 		});
 	});
 
+	test('a hand-made POST: "0x10", " 1e3 " and 2026-02-31 refused with a 400 page naming the field, the execution still waiting', async () => {
+		await park(extra);
+		const link = linkIn(requestText()[0], 'Fill in');
+		const post = (fields) =>
+			open(link, { method: 'POST', body: { data: { 'field-0': '1', ...fields } } });
+		for (const [fields, problem] of [
+			[{ 'field-0': '0x10' }, '&quot;Amount&quot; must be a number (like 12.5, -3 or 1e3).'],
+			[{ 'field-0': ' 1e3 ' }, '&quot;Amount&quot; must be a number (like 12.5, -3 or 1e3).'],
+			[
+				{ 'field-3': '2026-02-31' },
+				'&quot;Refund on&quot; must be a date that exists, as YYYY-MM-DD.',
+			],
+		]) {
+			const refused = await post(fields);
+			expect(refused.status).toBe(400);
+			expect(refused.result).toEqual({ noWebhookResponse: true }); // no output: n8n keeps the execution waiting
+			expect(refused.body).toContain(`<p class="error">${problem}</p>`);
+			expect(refused.body).toContain(
+				'<input type="number" step="any" id="field-0" name="field-0" required>',
+			);
+		}
+		const accepted = await post({ 'field-0': '1e3', 'field-3': '2028-02-29' });
+		expect(accepted.status).toBe(200);
+		expect(accepted.result.workflowData[0][0].json.data).toMatchObject({
+			Amount: 1000,
+			'Refund on': '2028-02-29',
+		});
+	});
+
 	test.each([
 		[{ values: [] }, 'Form Fields has no fields'],
 		[
