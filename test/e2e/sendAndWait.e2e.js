@@ -215,6 +215,7 @@ async function main() {
 								fieldOptions: { values: [{ option: 'ID seen' }, { option: 'Receipt seen' }] },
 							},
 							{ fieldLabel: HOSTILE, fieldType: 'text' },
+							{ fieldLabel: 'Refund on', fieldType: 'date' },
 						],
 					},
 				},
@@ -415,17 +416,32 @@ async function main() {
 		);
 
 		await check(
-			'Send and Wait for Response, Custom Form: a person fills in n8n’s form page in Chromium; the output is { data: { <label>: value, respondedAt } }',
+			'Send and Wait for Response, Custom Form: hand-made POSTs of 0x10, " 1e3 " and 2026-02-31 get a 400 naming the field and decide nothing; a person fills in n8n’s form page in Chromium; the output is { data: { <label>: value, respondedAt } }',
 			async () => {
 				await start('customform');
 				const request = await requestIn(approvals, /^Refund order 1042\?/);
+				const link = linkIn(request.message, 'Respond');
+				for (const [fields, problem] of [
+					[{ 'field-0': '0x10' }, '&quot;Amount&quot; must be a number'],
+					[{ 'field-0': ' 1e3 ' }, '&quot;Amount&quot; must be a number'],
+					[{ 'field-0': '1', 'field-3': '2026-02-31' }, '&quot;Refund on&quot; must be a date'],
+				]) {
+					const body = new FormData(); // multipart, as the page posts it
+					for (const [name, value] of Object.entries(fields)) body.append(name, value);
+					const refused = await open(link, { method: 'POST', body });
+					assert.equal(refused.status, 400, JSON.stringify(fields));
+					assert.ok((await refused.text()).includes(problem), JSON.stringify(fields));
+				}
+				await new Promise((r) => setTimeout(r, 1000));
+				assert.deepEqual(logged('customform'), []); // still waiting
 				await withChromium(async (page) => {
-					await page.goto(linkIn(request.message, 'Respond').href);
+					await page.goto(link.href);
 					assert.deepEqual(logged('customform'), []);
-					await page.fill('#field-0', '12.5');
+					await page.fill('#field-0', '1e3'); // HTML's exponent form, as a browser sends it
 					await page.check('#field-1-0');
 					await page.check('#field-1-1');
 					await page.fill('#field-2', 'x<y');
+					await page.fill('#field-3', '2028-02-29');
 					await page.click('button[type=submit]');
 					await page.waitForSelector('text=Got it, thanks');
 				});
@@ -436,9 +452,10 @@ async function main() {
 				);
 				const { respondedAt, ...fields } = out.data;
 				assert.deepEqual(fields, {
-					Amount: 12.5,
+					Amount: 1000,
 					Checks: ['ID seen', 'Receipt seen'],
 					[HOSTILE]: 'x<y',
+					'Refund on': '2028-02-29',
 				});
 				assert.match(respondedAt, /^\d{4}-\d\d-\d\dT/);
 				assert.equal(out.sentMessageId, request.id);
