@@ -36,7 +36,11 @@ async function startFileServer() {
 		},
 		/** `body` encoded with `encoding` (gzip, deflate, br), its Content-Length the encoded size. */
 		encoded(path, body, encoding) {
-			const encode = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync };
+			const encode = {
+				gzip: zlib.gzipSync,
+				deflate: zlib.deflateSync,
+				br: zlib.brotliCompressSync,
+			};
 			const bytes = encode[encoding](body);
 			return files.route(path, (req, res) => {
 				res.writeHead(200, {

@@ -126,14 +126,19 @@ describe('Content-Encoding', () => {
 describe('errors name the message and the attachment and say what happened', () => {
 	test('a body cut mid-way: after how many of how many bytes, retried, never n8n’s generic text', async () => {
 		const url = files.cut('/cut.pdf', { length: 1000, sent: 400 });
-		const id = message([{ name: 'ok.txt', data: 'b2s=' }, { name: 'cut.pdf', url }]);
+		const id = message([
+			{ name: 'ok.txt', data: 'b2s=' },
+			{ name: 'cut.pdf', url },
+		]);
 		const { error } = await get(id);
 		expect(error.message).toBe(
 			'Attachment 1 of message msg_00000001 (cut.pdf) could not be downloaded: the connection was cut after 400 of 1000 bytes [item 0]',
 		);
 		expect(files.requests).toHaveLength(3);
 		const kept = await get(id, {}, { continueOnFail: true });
-		expect(kept.items[0].json.error).toMatch(/\(cut\.pdf\) could not be downloaded: the connection/);
+		expect(kept.items[0].json.error).toMatch(
+			/\(cut\.pdf\) could not be downloaded: the connection/,
+		);
 	});
 
 	test('a refused connection says so in words', async () => {

@@ -10,13 +10,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../transport/credentials';
-import {
-	DownloadError,
-	networkProblem,
-	readBody,
-	type EndReason,
-	type StreamLike,
-} from './body';
+import { DownloadError, networkProblem, readBody, type EndReason, type StreamLike } from './body';
 import { describeSize, describeUrl } from './encoding';
 
 export { DownloadError } from './body';
@@ -123,8 +117,7 @@ async function fetchOnce(
 					)
 				: attempt.context.helpers.httpRequest(options)
 		).catch((error: unknown) => {
-			if (attempt.signal.aborted || Date.now() >= deadline)
-				throw attempt.ended('no answer');
+			if (attempt.signal.aborted || Date.now() >= deadline) throw attempt.ended('no answer');
 			throw error;
 		})) as { body: StreamLike; headers: IDataObject; statusCode: number };
 		const { statusCode: status, headers, body } = response;
@@ -144,7 +137,10 @@ async function fetchOnce(
 			.toLowerCase();
 		if (!PLAIN_ENCODINGS.includes(encoding)) {
 			body.destroy();
-			throw new DownloadError(`it is sent with Content-Encoding ${encoding.slice(0, 40)}, which n8n cannot decode`, false);
+			throw new DownloadError(
+				`it is sent with Content-Encoding ${encoding.slice(0, 40)}, which n8n cannot decode`,
+				false,
+			);
 		}
 		const declared = Number(headers['content-length']);
 		if (Number.isFinite(declared)) checkSize(declared, settings.limit);
@@ -156,7 +152,8 @@ async function fetchOnce(
 				attempt.signal,
 				attempt.ended,
 			),
-			contentType: typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
+			contentType:
+				typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
 		};
 	} finally {
 		attempt.end();
@@ -176,7 +173,11 @@ function startAttempt(context: DownloadContext, settings: DownloadSettings, dead
 	const wait = new AbortController();
 	const remaining = deadline - Date.now();
 	if (remaining <= 0) timer.abort();
-	else void sleep(remaining, wait.signal).then(() => timer.abort(), () => {});
+	else
+		void sleep(remaining, wait.signal).then(
+			() => timer.abort(),
+			() => {},
+		);
 	const scoped = Object.create(context) as DownloadContext;
 	Object.defineProperty(scoped, 'getExecutionCancelSignal', { value: () => signal });
 	const ended: EndReason = (progress) =>
@@ -195,5 +196,7 @@ function startAttempt(context: DownloadContext, settings: DownloadSettings, dead
 }
 
 function timeoutName(settings: DownloadSettings): string {
-	return settings.timeoutName ?? `the Timeout of ${Number((settings.timeoutMs / 1000).toFixed(1))} s`;
+	return (
+		settings.timeoutName ?? `the Timeout of ${Number((settings.timeoutMs / 1000).toFixed(1))} s`
+	);
 }
