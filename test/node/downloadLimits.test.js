@@ -61,6 +61,18 @@ describe('the Timeout covers the whole file', () => {
 		expect(files.requests[0].closedAt - files.requests[0].at).toBeLessThan(3_000);
 	});
 
+	test('a file on the Base URL’s origin (sent with the token) that never answers ends at the Timeout', async () => {
+		const url = sandbox.addFile('own file', 'own.txt', 'text/plain');
+		const id = message([{ name: 'own.txt', url }]);
+		sandbox.failNext({ match: { path: '/files/*' }, stall: 'before' });
+		const { error, ms } = await get(id, { timeout: 1 });
+		expect(error.message).toBe(
+			'Attachment 0 of message msg_00000001 (own.txt) could not be downloaded: it took longer than the Timeout of 1 s (no answer) [item 0]',
+		);
+		expect(ms).toBeLessThan(4_000);
+		expect(sandbox.requests.filter((r) => r.path.startsWith('/files/'))).toHaveLength(1);
+	});
+
 	test('redirects and retries count: a slow hop and a slow 503 end at the Timeout', async () => {
 		// Each answer alone is within 2 s; the hop and its file, or the 503 and its retry, are not.
 		const file = files.slow('/file.txt', { delayMs: 1200, body: 'late' });
