@@ -138,8 +138,12 @@ function shownWhen(property, scope, skip = []) {
 			const target = scope(key.replace(/^\//, ''), key.startsWith('/'));
 			const label = target ? `*${target.displayName}*` : code(key);
 			const list = values.map((v) => valueWords(target, v));
-			const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list[0];
-			return `${label} is ${joined}`.replace(/ is (is |≥|≤|>|<|between|starts|ends|includes|matches)/, ' $1');
+			const joined =
+				list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list[0];
+			return `${label} is ${joined}`.replace(
+				/ is (is |≥|≤|>|<|between|starts|ends|includes|matches)/,
+				' $1',
+			);
 		});
 		parts.push(`${words} ${said.join(' and ')}`);
 	}
@@ -156,7 +160,8 @@ function typeWords(property) {
 		if (min !== undefined && max !== undefined) words += `, ${min} to ${max}`;
 		else if (min !== undefined) words += `, at least ${min}`;
 		else if (max !== undefined) words += `, at most ${max}`;
-		if (t.numberPrecision) words += `, ${t.numberPrecision} decimal${t.numberPrecision > 1 ? 's' : ''}`;
+		if (t.numberPrecision)
+			words += `, ${t.numberPrecision} decimal${t.numberPrecision > 1 ? 's' : ''}`;
 	}
 	if (property.required) words += ', required';
 	return words;
@@ -165,9 +170,7 @@ function typeWords(property) {
 function defaultWords(property) {
 	if (property.defaultText) return property.defaultText;
 	if (property.variants)
-		return property.variants
-			.map((v) => `${defaultWords(v.property)} (${v.words})`)
-			.join(', ');
+		return property.variants.map((v) => `${defaultWords(v.property)} (${v.words})`).join(', ');
 	const d = property.default;
 	if (property.type === 'notice') return '';
 	if (property.type === 'collection' || (property.type === 'fixedCollection' && isEmpty(d)))
@@ -181,7 +184,8 @@ function defaultWords(property) {
 }
 
 const isEmpty = (value) =>
-	value === undefined || (typeof value === 'object' && value !== null && !Object.keys(value).length);
+	value === undefined ||
+	(typeof value === 'object' && value !== null && !Object.keys(value).length);
 
 /** The description cell: the description, the hint, the choices, the picker's modes and when it shows. */
 function detailWords(property, scope, skip, extra = []) {
@@ -229,7 +233,12 @@ function rows(properties, { scope, skip = [], path = [], notes = () => [] }) {
 	const out = [];
 	for (const property of properties) {
 		if (property.type === 'notice') {
-			out.push(['Notice', '', '', detailWords(property, scope, skip, notes(property, !path.length))]);
+			out.push([
+				'Notice',
+				'',
+				'',
+				detailWords(property, scope, skip, notes(property, !path.length)),
+			]);
 			continue;
 		}
 		const name = [...path, `**${property.displayName}**`].join(' → ');
@@ -252,7 +261,9 @@ function rows(properties, { scope, skip = [], path = [], notes = () => [] }) {
 			for (const group of groups) {
 				const values = group.values ?? [];
 				const groupPath =
-					groups.length > 1 ? [...path, property.displayName, group.displayName] : [...path, property.displayName];
+					groups.length > 1
+						? [...path, property.displayName, group.displayName]
+						: [...path, property.displayName];
 				out.push(...rows(values, { scope: nested(values), path: groupPath, notes }));
 			}
 		}
