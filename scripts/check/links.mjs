@@ -3,7 +3,8 @@
 // files README.md and docs/ name in code, inline or in a block (`nodes/shared/transport/retry.ts`,
 // `helpers/concurrency.ts`) exist,
 // so a file that moved is caught; and every address of this repository that the codex files, the credential's
-// documentationUrl and package.json name (mapped to the local file and heading).
+// documentationUrl and package.json name (mapped to the local file and heading). docs/README.md, the index of
+// docs/, lists every page there.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +150,17 @@ for (const doc of ['README.md', 'CHANGELOG.md', ...docsPages]) {
 		}
 		checkTarget(file, link, doc);
 	}
+}
+
+// The index of docs/ lists every page, so a new page is found from it.
+if (docsPages.includes('docs/README.md')) {
+	const index = fs.readFileSync(path.join(root, 'docs', 'README.md'), 'utf8');
+	const listed = new Set(
+		[...index.matchAll(/\]\(([^)#\s]+)/g)].map((m) => path.posix.join('docs', m[1])),
+	);
+	for (const page of docsPages)
+		if (page !== 'docs/README.md' && !listed.has(page))
+			problems.push(`docs/README.md does not list ${page} (add it to the index)`);
 }
 
 const codexFiles = [

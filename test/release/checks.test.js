@@ -77,6 +77,11 @@ describe('links check', () => {
 			'docs/guides/c.md: #top (no heading #top',
 		],
 		[
+			'a docs page the index does not list',
+			{ 'docs/README.md': '# Docs\n\n[A](a.md#first-part)\n', 'docs/b.md': '# B\n' },
+			'docs/README.md does not list docs/b.md',
+		],
+		[
 			'a docs page linking a source file that moved',
 			{
 				'nodes/shared/transport/pacing/pacer.ts': '',
