@@ -80,25 +80,32 @@ function valueWords(property, value) {
 	return code(value);
 }
 
-/** The versions (of `versions`) a condition on `@version` lets through. */
-function versionsMatching(values, versions) {
-	return versions.filter((v) =>
-		values.some((value) => {
-			if (value === null || typeof value !== 'object' || !value._cnd) return value === v;
-			const [[op, arg]] = Object.entries(value._cnd);
-			const test = {
-				eq: v === arg,
-				not: v !== arg,
-				gte: v >= arg,
-				lte: v <= arg,
-				gt: v > arg,
-				lt: v < arg,
-				between: arg && v >= arg.from && v <= arg.to,
-			};
-			return test[op] ?? true;
-		}),
-	);
+/** Whether one of a condition's values lets `actual` through, as n8n reads them (plain values and `_cnd`). */
+function matches(values, actual) {
+	return values.some((value) => {
+		if (value === null || typeof value !== 'object' || !value._cnd) return value === actual;
+		const [[op, arg]] = Object.entries(value._cnd);
+		const text = String(actual ?? '');
+		const test = {
+			eq: () => actual === arg,
+			not: () => actual !== arg,
+			gte: () => actual >= arg,
+			lte: () => actual <= arg,
+			gt: () => actual > arg,
+			lt: () => actual < arg,
+			between: () => actual >= arg.from && actual <= arg.to,
+			startsWith: () => text.startsWith(arg),
+			endsWith: () => text.endsWith(arg),
+			includes: () => text.includes(arg),
+			regex: () => new RegExp(arg).test(text),
+			exists: () => actual !== undefined && actual !== null && actual !== '',
+		}[op];
+		return test ? test() : true;
+	});
 }
+
+/** The versions (of `versions`) a condition on `@version` lets through. */
+const versionsMatching = (values, versions) => versions.filter((v) => matches(values, v));
 
 /** The versions of `versions` in which n8n shows a property (its own `@version` conditions only). */
 function versionsOf(property, versions) {
@@ -201,6 +208,7 @@ function detailWords(property, scope, skip, extra = []) {
 		);
 		parts.push(`Choices: ${choices.join('; ')}.`);
 	}
+	if (property.typeOptions?.loadOptionsMethod) parts.push('Choices loaded from the service.');
 	if (property.type === 'resourceLocator') {
 		const modes = (property.modes ?? []).map((m) =>
 			m.placeholder ? `*${m.displayName}* (e.g. ${code(m.placeholder)})` : `*${m.displayName}*`,
@@ -280,6 +288,7 @@ function table(propertyRows) {
 
 module.exports = {
 	cell,
+	matches,
 	code,
 	optionName,
 	rows,
