@@ -45,7 +45,7 @@ function getEach(steps) {
 					resource: 'message',
 					operation: 'get',
 					messageId: byId(messageId),
-					options: { downloadAttachments: true, ...options },
+					options: { downloadAttachments: true, allowPrivateAddresses: true, ...options },
 				},
 				credentials,
 				...CONTINUE_ON_FAIL,
@@ -66,7 +66,7 @@ function triggerToLog(inboxId, logId) {
 			interval: 5,
 			unit: 'seconds',
 			conversationId: { __rl: true, mode: 'id', value: inboxId },
-			options: { downloadAttachments: true },
+			options: { downloadAttachments: true, allowPrivateAddresses: true },
 		},
 	};
 	workflow.nodes[1].parameters.text =
