@@ -115,6 +115,7 @@ async function main() {
 		for (const file of [
 			'auto-reply.json',
 			'ai-agent-answers.json',
+			'agent-reply-in-progress.json',
 			'send-and-save-files.json',
 			'webhook-to-message.json',
 			'agent-asks-before-deleting.json',
@@ -245,6 +246,44 @@ async function main() {
 				);
 				const [{ content }] = model.toolResults(request);
 				assert.match(JSON.parse(content)[0].transcript, /\] ann: Hi, where is my parcel 77\?$/);
+			},
+		);
+
+		await check(
+			'agent-reply-in-progress: "…" at once, then the same message becomes the agent’s answer, as plain text',
+			async () => {
+				const { store, find, call, listChecks } = of('agent-reply-in-progress.json');
+				// First in the list: the other agent example's script matches any "… wrote in conversation …".
+				scripts.unshift({
+					test: /order 42/,
+					steps: () => [
+						{ tool: (n) => n.startsWith('Get_a_conversation'), args: {} },
+						{ text: '**Order 42** shipped today: [track it](https://t.example/42)' },
+					],
+				});
+				await waitFor('the trigger’s first check', () => listChecks() > 0, 60_000);
+				const question = await (
+					await call(TOKENS.ann, 'POST', '/v1/messages', {
+						conversation_id: 'conv_00000001',
+						message: 'Where is order 42?',
+					})
+				).json();
+				const answer = await find(
+					'conv_00000001',
+					/^Order 42 shipped today: track it \(https:\/\/t\.example\/42\)$/,
+				);
+				const mine = store
+					.listMessages({ conversation_id: 'conv_00000001' })
+					.filter((m) => m.contact === 'ct_me' && m.created_at >= question.created_at);
+				assert.deepEqual(
+					mine.map((m) => m.id),
+					[answer.id],
+				);
+				assert.notEqual(answer.updated_at, null);
+				const edits = of('agent-reply-in-progress.json').sandbox.requests.filter(
+					(r) => r.method === 'PUT' && r.path === `/v1/messages/${answer.id}`,
+				);
+				assert.equal(edits.length, 1);
 			},
 		);
 
