@@ -79,8 +79,7 @@ export function bodyShape(body: unknown, reason?: string): string {
 	if (typeof value !== 'object') return `JSON ${typeof value}`;
 	const keys = Array.isArray(value) ? 'an array' : `{${Object.keys(value).join(', ')}}`;
 	const path = reason === undefined ? undefined : reasonPath(value, reason);
-	if (path !== undefined) return `JSON, reason in ${path}`;
-	return reason === undefined ? `JSON ${keys} without a reason` : `JSON ${keys}`;
+	return path === undefined ? `JSON ${keys}` : `JSON, reason in ${path}`;
 }
 
 /** The answer to a GET of a message that cannot exist, read as every error of the node is read. */
@@ -110,7 +109,7 @@ export function errorBodyFinding(missing: MissingProbe): Finding {
 			? ''
 			: ' Only a 404 tells the trigger that the message it pages from is gone: this status stops that check with an error instead.';
 	return {
-		result: `${status}, ${shape}`,
+		result: `${status}, ${shape}${serviceText ? '' : ', no reason read'}`,
 		status: status === 404 && serviceText ? 'fine' : 'adapted',
 		evidence: `${request} → ${status} ${shown(missing.body ?? '', 120)}`,
 		nodeWill: `${serviceText ? 'Errors show the service’s reason' : 'Errors show the status and the start of the body'}, here: “${message}”.${gone}`,
