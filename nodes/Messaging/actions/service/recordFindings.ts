@@ -173,7 +173,8 @@ export function attachmentUrlsFinding(messages: IDataObject[], baseUrl: string):
 				'Download Attachments looks for a URL in url, download_url or href, else inline base64 in data or content; send a message with a file and run the check again to see which.',
 		};
 	}
-	const at = `${attachments.length} attachments listed; ${first.message} attachments[${first.index}]`;
+	const count = `${attachments.length} attachment${attachments.length === 1 ? '' : 's'} listed`;
+	const at = `${count}; ${first.message} attachments[${first.index}]`;
 	const source = attachmentSource(first.attachment, '');
 	if ('data' in source) {
 		return {

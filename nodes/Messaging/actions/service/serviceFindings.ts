@@ -7,25 +7,27 @@ const RATE_LIMIT_HEADER = /^(x-)?rate-?limit|^retry-after/i;
 
 /** The rate-limit headers of every answer, read by the same parser the pacing uses; `now` in epoch ms. */
 export function rateLimitFinding(answers: Answer[], now: number): Finding {
-	const seen = new Map<string, string>();
-	let read: { request: string; text: string } | undefined;
+	const names = new Set<string>();
+	let shownOn: { request: string; headers: string } | undefined;
+	let read: string | undefined;
 	for (const answer of answers) {
-		for (const [name, value] of Object.entries(answer.headers ?? {})) {
-			if (RATE_LIMIT_HEADER.test(name) && !seen.has(name.toLowerCase()))
-				seen.set(name.toLowerCase(), String(value));
-		}
+		const found = Object.entries(answer.headers ?? {}).filter(([name]) =>
+			RATE_LIMIT_HEADER.test(name),
+		);
+		if (found.length === 0) continue;
+		for (const [name] of found) names.add(name.toLowerCase());
 		const state = parseRateLimitHeaders(answer.headers, now);
+		// The last answer the parser reads (else the first with any such header) is the one shown.
+		if (read !== undefined && !state) continue;
+		const headers = found.map(([name, value]) => `${name}: ${shown(String(value), 40)}`);
+		shownOn = { request: answer.request, headers: headers.join('; ') };
 		if (!state) continue;
 		const window = state.windowMs === undefined ? '' : ` per ${state.windowMs / 1000} s`;
 		const limit = state.limit === undefined ? '' : `a limit of ${state.limit}${window}, `;
-		read = {
-			request: answer.request,
-			text: `${limit}${state.remaining} left, reset in ${Math.ceil(state.resetMs / 1000)} s`,
-		};
+		read = `${limit}${state.remaining} left, reset in ${Math.ceil(state.resetMs / 1000)} s`;
 	}
-	const names = [...seen.keys()];
-	const listed = [...seen].map(([name, value]) => `${name}: ${shown(value, 40)}`).join('; ');
-	if (names.length === 0) {
+	const result = [...names].join(', ');
+	if (!shownOn) {
 		return {
 			result: 'none',
 			status: 'fine',
@@ -34,19 +36,20 @@ export function rateLimitFinding(answers: Answer[], now: number): Finding {
 				'Slows down only when the service answers 429, waiting what Retry-After asks (else backing off), and paces the rest of the run from then on.',
 		};
 	}
-	if (!read) {
+	const on = `${shownOn.request} answered ${shownOn.headers}`;
+	if (read === undefined) {
 		return {
-			result: names.join(', '),
+			result,
 			status: 'adapted',
-			evidence: `${listed}: no remaining count with a reset`,
+			evidence: `${on}: no remaining count with a reset`,
 			nodeWill:
 				'Cannot pace by these headers (they name no remaining count with its reset): slows down when the service answers 429, waiting what Retry-After asks.',
 		};
 	}
 	return {
-		result: names.join(', '),
+		result,
 		status: 'fine',
-		evidence: `${listed}; read on ${read.request} as ${read.text}`,
+		evidence: `${on}, read as ${read}`,
 		nodeWill:
 			'Paces the run’s requests to stay within the announced limit before any 429, and waits for the reset when none is left.',
 	};
@@ -112,7 +115,7 @@ export function errorBodyFinding(missing: MissingProbe): Finding {
 		result: `${status}, ${shape}${serviceText ? '' : ', no reason read'}`,
 		status: status === 404 && serviceText ? 'fine' : 'adapted',
 		evidence: `${request} → ${status} ${shown(missing.body ?? '', 120)}`,
-		nodeWill: `${serviceText ? 'Errors show the service’s reason' : 'Errors show the status and the start of the body'}, here: “${message}”.${gone}`,
+		nodeWill: `${serviceText ? 'Errors show the service’s reason' : 'Errors show the status and the start of the body'}, here: "${message}".${gone}`,
 	};
 }
 
