@@ -2,6 +2,7 @@
 /** Service → Check Compatibility through n8n-core against sandbox variants: each variant, its finding. */
 const { runMessagingNode } = require('../harness/n8n');
 const { startSandbox, wire, TOKEN } = require('../harness/sandbox');
+const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/descriptions/tool');
 
 let sandbox;
 let credentials;
@@ -264,5 +265,14 @@ describe('Service → Check Compatibility, read-only by default', () => {
 			expect(report.attachmentUrls.nodeWill).toMatch(
 				/set Options → Attachment URL Field to file_link\.$/,
 			);
+	});
+
+	test('as an AI agent’s tool: GETs only, a report of the size its description states', async () => {
+		await setup({ ignoreCursor: true });
+		const { report } = await check({}, { type: 'n8n-nodes-messaging.messagingTool' });
+		expect(sent()).toEqual(GETS);
+		const stated = /About ([\d,]+) characters\./.exec(TOOL_DESCRIPTIONS.service.checkCompatibility);
+		const size = JSON.stringify(report).length;
+		expect(Math.abs(size / Number(stated[1].replace(',', '')) - 1)).toBeLessThan(0.25);
 	});
 });
