@@ -1,5 +1,6 @@
 /** Check Compatibility's requests: each one recorded with its answers; a failure kept for the report unless it stops the check. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE, smallerPageSize } from '../../../shared/paginate';
 import { MessagingApiError, messagingApiRequest, type ApiRequest } from '../../../shared/transport';
@@ -20,8 +21,7 @@ import type {
 export const MISSING_ID = 'n8n-compatibility-check-no-such-message';
 
 /** A failure that every later probe would meet too: no answer, a refused token, a redirect, the run stopped. */
-function stopsTheCheck(error: unknown): boolean {
-	if (!(error instanceof MessagingApiError)) return true;
+function stopsTheCheck(error: MessagingApiError): boolean {
 	const { status, refusal, httpCode } = error;
 	if (status === undefined) return httpCode === undefined || httpCode === null;
 	return status === 401 || refusal === 'run' || (status >= 300 && status < 400);
@@ -55,25 +55,31 @@ export class Prober {
 			this.requests.push(`${line} → ${last ? `${last.status}${tries}` : 'no answer'}`);
 			return last;
 		};
-		try {
-			const value = await messagingApiRequest.call(this.context, request, {
+		const outcome = await messagingApiRequest
+			.call(this.context, request, {
 				...this.run.requestOptions(this.itemIndex, expect),
 				onAnswer: (answer) => {
 					mine.push({ request: line, ...answer });
 					this.answers.push(mine[mine.length - 1]);
 				},
-			});
-			return { value, answer: record() };
-		} catch (error) {
-			const answer = record();
-			if (stopsTheCheck(error)) {
-				if (error instanceof MessagingApiError)
-					error.message = `Check Compatibility stopped at ${line}: ${error.message}${note}`;
-				throw error;
-			}
-			const { message, status, serviceText } = error as MessagingApiError;
-			return { failure: { message, status, serviceText }, error, answer };
+			})
+			.then(
+				(value) => ({ value }),
+				(error: unknown) => ({ error }),
+			);
+		const answer = record();
+		if ('value' in outcome) return { value: outcome.value, answer };
+		const { error } = outcome;
+		if (!(error instanceof MessagingApiError)) {
+			const { itemIndex } = this;
+			throw new NodeOperationError(this.context.getNode(), error as Error, { itemIndex });
 		}
+		if (stopsTheCheck(error)) {
+			error.message = `Check Compatibility stopped at ${line}: ${error.message}${note}`;
+			throw error;
+		}
+		const { message, status, serviceText } = error;
+		return { failure: { message, status, serviceText }, error, answer };
 	}
 
 	/** The first page at the largest size accepted (refused sizes retried as the paginator does), then the cursor. */
