@@ -49,6 +49,7 @@
  *   --echo-authorization       (echoAuthorization) every error text ends with the request's Authorization header
  *   --numeric-ids              (numericIds) ids of digits sent as numbers (msg_00000042 as 42), read back as such
  *   --refuse-large-pages       (refuseLargePages) a limit above the maximum page size is a 400, not a shorter page
+ *   --reactions-as-object      (reactionsAsObject) a message's reactions as one {name: reactors} object, not an array
  *
  * Scripted faults (script: [...]; in-process `sandbox.failNext(...)`)
  *   --fault JSON           repeatable; e.g. '{"match":{"method":"POST","path":"/v1/messages"},"redirect":301,"times":"always"}',
@@ -189,6 +190,9 @@ function parseArgs(argv) {
 				break;
 			case '--refuse-large-pages':
 				options.quirks.refuseLargePages = true;
+				break;
+			case '--reactions-as-object':
+				options.quirks.reactionsAsObject = true;
 				break;
 			case '--fault':
 				options.script.push(parseJson(next(), flag));

@@ -166,6 +166,7 @@ function createSandbox(options = {}) {
 					? stringifyTimestamps(payload, config.quirks.timestampsAsStrings)
 					: payload;
 			if (status < 300 && config.quirks.numericIds) shaped = numericIds(shaped);
+			if (status < 300 && config.quirks.reactionsAsObject) shaped = reactionsAsObject(shaped);
 			send(status, shaped === undefined ? '' : JSON.stringify(shaped), {
 				'content-type': 'application/json',
 				...headers,
@@ -655,6 +656,7 @@ function createOtherOrigin(config, files) {
  *   numericIds: false | true (ids are numbers: msg_00000042 is sent as 42, and 42 is read back as it)
  *   refuseLargePages: false | true (a limit above maxPageSize is a 400 naming the maximum, not a shorter page)
  *   unknownListsEmpty: false | true (messages of a conversation that does not exist list as an empty page, not a 404)
+ *   reactionsAsObject: false | true (a message's reactions as one `{name: reactors}` object, not an array of them)
  *   attachmentFields, attachmentUpload, attachmentsOrigin, inlineAttachments: see ./attachments.js
  */
 function validateQuirks(quirks) {
@@ -666,6 +668,7 @@ function validateQuirks(quirks) {
 		'numericIds',
 		'refuseLargePages',
 		'unknownListsEmpty',
+		'reactionsAsObject',
 		'attachmentFields',
 		'attachmentUpload',
 		'attachmentsOrigin',
@@ -776,6 +779,14 @@ function stringifyTimestamps(value, fields) {
 		);
 	};
 	return walk(value);
+}
+
+/** reactionsAsObject: each message's `[{like: [...]}, {rocket: [...]}]` as `{like: [...], rocket: [...]}`. */
+function reactionsAsObject(value) {
+	const message = (m) =>
+		Array.isArray(m?.reactions) ? { ...m, reactions: Object.assign({}, ...m.reactions) } : m;
+	if (Array.isArray(value?.data)) return { ...value, data: value.data.map(message) };
+	return message(value);
 }
 
 /** The id fields a numericIds service sends as numbers, and the prefix each has in the store. */

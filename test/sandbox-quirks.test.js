@@ -429,6 +429,20 @@ describe('numeric ids', () => {
 	});
 });
 
+describe('reactions as one object', () => {
+	test('reactionsAsObject: every message read (list, get, update) has one {name: reactors} object', async () => {
+		await start({ quirks: { reactionsAsObject: true } });
+		const body = 'reactions[like][]=ann&reactions[like][]=bob&reactions[rocket][]=cy';
+		const updated = await call('PUT', '/v1/messages/msg_00000001', { body });
+		const expected = { like: ['ann', 'bob'], rocket: ['cy'] };
+		expect(updated.body.reactions).toEqual(expected);
+		expect((await call('GET', '/v1/messages/msg_00000001')).body.reactions).toEqual(expected);
+		const list = await call('GET', '/v1/messages?limit=10');
+		expect(list.body.data.map((m) => m.reactions)).toEqual([{}, {}, expected]);
+		expect(parseArgs(['--reactions-as-object']).quirks).toEqual({ reactionsAsObject: true });
+	});
+});
+
 describe('page sizes', () => {
 	test('refuseLargePages: a limit above the maximum is a 400 naming it, not a shorter page', async () => {
 		await start({ maxPageSize: 2, quirks: { refuseLargePages: true } });

@@ -70,6 +70,7 @@ async function main() {
 			wf.messageOperations(inbox),
 			wf.conversationOperations('ct_dana'),
 			wf.continueOnFail(),
+			wf.compatibilityCheck('ct_dana'),
 			wf.triggerToLog(inbox, logConversation),
 			wf.filesRoundTrip(inbox, FILES),
 		];
@@ -130,6 +131,27 @@ async function main() {
 				assert.equal(items.length, 3);
 				assert.equal(items[1].error, 'Not found: No such conversation: conv_missing');
 				assert.ok(items[0].id && items[2].id);
+			},
+		);
+
+		await check(
+			'Service → Check Compatibility: GETs only by default, the write probe creates and deletes one conversation',
+			async () => {
+				sandbox.clearRequests();
+				const conversations = store.conversations.size;
+				const run = await n8n.executeWorkflow(USER, 'e2eCompatCheck1');
+				const [readOnly] = runItems(run, 'Check');
+				assert.equal(readOnly.timestampUnit.result, 'seconds');
+				assert.equal(readOnly.messages.cursor.result, 'honoured');
+				assert.equal(readOnly.reactions.result, 'array of objects');
+				assert.equal(readOnly.errorBody.result, '404, JSON, reason in error.message');
+				assert.equal(readOnly.writeProbe.result, 'off');
+				assert.deepEqual(readOnly.attention, []);
+				const [written] = runItems(run, 'Check With Write');
+				assert.equal(written.writeProbe.result, 'create and delete work');
+				const methods = sandbox.requests.map((r) => r.method);
+				assert.deepEqual(methods, [...Array(10).fill('GET'), 'POST', 'DELETE', 'GET']);
+				assert.equal(store.conversations.size, conversations);
 			},
 		);
 

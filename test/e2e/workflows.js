@@ -125,6 +125,21 @@ function continueOnFail() {
 	});
 }
 
+/** Check Compatibility read-only, then with the write probe (a conversation with `contactId`, deleted again). */
+function compatibilityCheck(contactId) {
+	const service = (name, parameters) =>
+		messaging(name, { resource: 'service', operation: 'checkCompatibility', ...parameters });
+	return chainWorkflow({
+		id: 'e2eCompatCheck1',
+		name: 'E2E check compatibility',
+		nodes: [
+			manualTrigger(),
+			service('Check', {}),
+			service('Check With Write', { writeProbe: true, contactId }),
+		],
+	});
+}
+
 /** Trigger -> Send "seen <id>" into a log conversation, so the sandbox records each delivery. */
 function triggerToLog(inboxId, logId) {
 	return chainWorkflow({
@@ -208,6 +223,7 @@ module.exports = {
 	messageOperations,
 	conversationOperations,
 	continueOnFail,
+	compatibilityCheck,
 	triggerToLog,
 	filesRoundTrip,
 	credential,

@@ -24,11 +24,13 @@ import {
 } from '../descriptions/common';
 import * as conversation from './conversation';
 import * as message from './message';
+import * as service from './service';
 import type { MessagingOperation, RunContext } from '../types';
 
 const resources: Record<string, Record<string, MessagingOperation>> = {
 	conversation: conversation.operations,
 	message: message.operations,
+	service: service.operations,
 };
 
 /**

@@ -37,6 +37,9 @@ export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		mute: `Mute a conversation. ${CONVERSATION}. Returns the conversation.`,
 		unmute: `Unmute a conversation. ${CONVERSATION}. Returns the conversation.`,
 	},
+	service: {
+		checkCompatibility: `Diagnose the Messaging service when its answers look wrong: probes it with GET requests only (unless the workflow turned on Write Probe) and returns one report of what the node detects (timestamp unit, list order, cursor, page size, ids, reactions, attachment URLs, rate-limit headers, error shape), each {result, status, evidence, nodeWill}, with the findings to look at in attention. Takes no arguments. About 4,500 characters.`,
+	},
 };
 
 /** Limit's largest value when the node runs as a tool: a larger one is lowered to it, not refused. */

@@ -59,6 +59,10 @@ export async function messagingApiRequest(
 		} finally {
 			turn.release(response);
 		}
+		if (response) {
+			const { sentStatus, statusCode, headers, body } = response;
+			options.onAnswer?.({ status: sentStatus ?? statusCode, headers, body });
+		}
 
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			options.onServiceTime?.(serviceNow(response.headers, Date.now()));

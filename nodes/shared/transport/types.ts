@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
@@ -53,4 +54,6 @@ export interface RequestOptions extends Pick<AcquireOptions, 'deadline' | 'throu
 	retry?: RetryPolicy;
 	/** Told the service's time (serviceNow) with each answer: the trigger dates activation by it. */
 	onServiceTime?: (serviceNowMs: number) => void;
+	/** Told every answer (any status, each attempt's): Check Compatibility reads headers and error bodies. */
+	onAnswer?: (answer: { status: number; headers: IDataObject; body: unknown }) => void;
 }
