@@ -11,7 +11,7 @@ const {
 	countOrder,
 	orderAfter,
 	listOrderOf,
-} = require('../../dist/nodes/MessagingTrigger/listOrder');
+} = require('../../dist/nodes/shared/listOrder');
 
 const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
 const m = (id, created_at) => ({ id, created_at });
