@@ -63,7 +63,7 @@ function readBoolean(
 	name: string,
 	label: string,
 ): boolean | undefined {
-	const value = context.getNodeParameter(`filters.${name}`, itemIndex, undefined) as unknown;
+	const value = context.getNodeParameter(`filters.${name}`, itemIndex, '') as unknown;
 	if (value === undefined || value === null || value === '') return undefined;
 	if (typeof value !== 'boolean')
 		throw inputError(context, itemIndex, label, 'must be true or false');
