@@ -52,7 +52,13 @@ async function setup({ unit = 's', order = 'newest_first', credentialUnit = 'aut
 
 const getMany = (filters, extra = {}) =>
 	runMessagingNode({
-		parameters: { resource: 'conversation', operation: 'getAll', returnAll: true, filters, ...extra },
+		parameters: {
+			resource: 'conversation',
+			operation: 'getAll',
+			returnAll: true,
+			filters,
+			...extra,
+		},
 		credentials,
 	});
 const urls = () => wire(sandbox).map((r) => r.url);
@@ -77,7 +83,8 @@ describe.each([
 				lastActiveBefore: iso(T - 30 * DAY),
 			});
 			expect(error).toBeUndefined();
-			const idle = (i) => i % 10 !== 0 && lastActiveDaysAgo(i) !== null && lastActiveDaysAgo(i) > 30;
+			const idle = (i) =>
+				i % 10 !== 0 && lastActiveDaysAgo(i) !== null && lastActiveDaysAgo(i) > 30;
 			expect(ids(items)).toEqual(expected(idle, order));
 			expect(urls()).toHaveLength(9); // 900 not archived, 100 a page: no early stop on last activity
 			expect(urls()[0]).toBe('/v1/conversations?archived=false&limit=100');
@@ -113,7 +120,10 @@ test('Never Active on and off; Last Active After; the cost against Return All + 
 	expect(urls()).toHaveLength(10);
 	const active = await getMany({ neverActive: false, createdAfter: iso(T - 9 * 3600) });
 	expect(ids(active.items)).toEqual(expected((i) => i >= 990 && i % 4 !== 0));
-	const recent = await getMany({ lastActiveAfter: iso(T - 2 * DAY) }, { returnAll: false, limit: 3 });
+	const recent = await getMany(
+		{ lastActiveAfter: iso(T - 2 * DAY) },
+		{ returnAll: false, limit: 3 },
+	);
 	expect(ids(recent.items)).toEqual(
 		expected((i) => lastActiveDaysAgo(i) !== null && lastActiveDaysAgo(i) < 2).slice(0, 3),
 	);

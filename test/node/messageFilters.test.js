@@ -163,7 +163,8 @@ test('a newest-first list with one late message on top (sorted by insertion) is 
 	variant = await startVariantService({ sortBy: 'insertion' });
 	credentials = variant.credentials;
 	variant.addConversation();
-	for (let i = 0; i < 250; i++) variant.addMessage({ text: `m${i}`, createdMs: (T - (249 - i) * 60) * 1000 });
+	for (let i = 0; i < 250; i++)
+		variant.addMessage({ text: `m${i}`, createdMs: (T - (249 - i) * 60) * 1000 });
 	variant.addMessage({ text: 'bridged late', createdMs: (T - 10_000) * 1000 });
 	const run = () => getMany({ createdAfter: iso(T - 29 * 60) });
 	const late = await run();

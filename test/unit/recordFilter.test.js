@@ -1,6 +1,7 @@
 'use strict';
 /** Get Many's filters, pure: what a record must hold to match, and when a list's order ends the paging. */
 const {
+	foldCase,
 	recordMatches,
 	pageFilter,
 	unanimousOrder,
@@ -53,6 +54,11 @@ test('From: a plain entry is an ID only, @name a username only; Text Contains ig
 	expect(from(['@ct_ann'], { id: 'ct_ann', username: 'ann' })).toBe(false);
 	expect(from(['42'], 42)).toBe(true); // a bare numeric contact id
 	const text = (message) => recordMatches({ message }, rules({ textContains: 'refund' }));
+	const cafe = recordMatches(
+		{ message: 'Cafe\u0301 open' },
+		rules({ textContains: foldCase('CAFÉ') }),
+	);
+	expect(cafe).toBe(true); // é typed as one character finds e + combining accent
 	expect(['REFUND please', 'a Refund', 'refun d', null].map(text)).toEqual([
 		true,
 		true,

@@ -16,12 +16,12 @@ export function createdFilters(noun: Noun): INodeProperties[] {
 		dateFilter(
 			'Created After',
 			'createdAfter',
-			`Only ${noun} created at or after this time. Once the pages read show the list newest first, paging stops after the first page created wholly before it.`,
+			`Only ${noun} created at or after this time. Once the pages read show the list going from newer to older, paging stops after the first page created wholly before it.`,
 		),
 		dateFilter(
 			'Created Before',
 			'createdBefore',
-			`Only ${noun} created before this time. Once the pages read show the list oldest first, paging stops after the first page created wholly at or after it.`,
+			`Only ${noun} created before this time. Once the pages read show the list going from older to newer, paging stops after the first page created wholly at or after it.`,
 		),
 	];
 }

@@ -9,7 +9,13 @@ import type { PageFilter } from '../../shared/paginate';
 import { parseDateInput } from '../../shared/timestamps';
 import { getMessagingCredentials } from '../../shared/transport/credentials';
 import { getText, inputError } from './parameters';
-import { pageFilter, type Bound, type FilterRules, type TimeWindow } from './recordFilter';
+import {
+	foldCase,
+	pageFilter,
+	type Bound,
+	type FilterRules,
+	type TimeWindow,
+} from './recordFilter';
 
 type Noun = 'messages' | 'conversations';
 
@@ -100,7 +106,7 @@ export async function messageFilter(
 		windows: windows.filter((w) => w !== undefined),
 		unreadOnly: readBoolean(context, itemIndex, 'unreadOnly', 'Unread Only'),
 		from: entries.length > 0 ? entries : undefined,
-		textContains: text === '' ? undefined : text.toLowerCase(),
+		textContains: text === '' ? undefined : foldCase(text),
 	});
 }
 

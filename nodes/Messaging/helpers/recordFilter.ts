@@ -33,10 +33,15 @@ export interface FilterRules {
 	unreadOnly?: boolean;
 	/** Contact ids, or `@` and a username. */
 	from?: string[];
-	/** Lower-cased; matched against the message's text lower-cased. */
+	/** Case-folded (foldCase); matched against the message's text folded alike. */
 	textContains?: string;
 	/** The credential's Timestamp Unit; 'auto' reads each timestamp's unit off its size. */
 	unit: TimestampUnitSetting;
+}
+
+/** Text compared ignoring upper and lower case (accents count), é composed or not alike. */
+export function foldCase(text: string): string {
+	return text.normalize('NFC').toLowerCase();
 }
 
 /** A time field the service left empty (null or ''), as opposed to absent or a time. */
@@ -79,7 +84,7 @@ export function recordMatches(record: IDataObject, rules: FilterRules): boolean 
 	}
 	if (rules.textContains !== undefined) {
 		const text = record.message;
-		if (typeof text !== 'string' || !text.toLowerCase().includes(rules.textContains)) return false;
+		if (typeof text !== 'string' || !foldCase(text).includes(rules.textContains)) return false;
 	}
 	return true;
 }
