@@ -187,34 +187,57 @@ export async function* walkPages(
 
 export interface Collected {
 	records: IDataObject[];
-	/** The service has more records than were collected. */
+	/** The service has more records than were collected (with a filter: more may match). */
 	hasMore: boolean;
 	/** The service did not page past the records collected: the result may lack records. */
 	stalled: boolean;
 	/** The walk stopped at `maxPages` although the service had more. */
 	capped: boolean;
 	pages: number;
+	/** Records the service listed, before the filter. */
+	listed: number;
 }
 
-/** Up to `max` records (Infinity: every page, up to `maxPages`). */
+/** Records kept as pages come (the Limit counts them); `endsAfter` is asked after every page, in order. */
+export interface PageFilter {
+	keep(record: IDataObject): boolean;
+	/** No record after this page can be kept: the walk ends here. */
+	endsAfter(page: IDataObject[]): boolean;
+}
+
+/** Up to `max` records (Infinity: every page, up to `maxPages`), those `filter` keeps when given. */
 export async function collectRecords(
 	fetchPage: PageFetcher,
 	max: number,
 	maxPages = MAX_PAGES,
+	filter?: PageFilter,
 ): Promise<Collected> {
 	const records: IDataObject[] = [];
+	let listed = 0;
 	let last: (ListedPage & { pageNumber: number }) | undefined;
-	const pageSize = () => Math.min(PAGE_SIZE, max - records.length);
+	// Filtered, a page holds an unknown number of matches: full pages.
+	const pageSize = () => (filter ? PAGE_SIZE : Math.min(PAGE_SIZE, max - records.length));
 	for await (const page of walkPages(fetchPage, { pageSize, maxPages })) {
 		last = page;
+		listed += page.records.length;
+		const kept = filter ? page.records.filter((record) => filter.keep(record)) : page.records;
+		const ends = filter?.endsAfter(page.records) ?? false;
 		const room = max - records.length;
-		records.push(...page.records.slice(0, room));
+		records.push(...kept.slice(0, room));
+		const done = { stalled: false, capped: false, pages: page.pageNumber, listed };
 		if (records.length >= max) {
-			const hasMore = page.hasMore || page.records.length > room;
-			return { records, hasMore, stalled: false, capped: false, pages: page.pageNumber };
+			return { records, hasMore: kept.length > room || (page.hasMore && !ends), ...done };
 		}
+		if (ends) return { records, hasMore: false, ...done };
 	}
 	const stalled = last?.stalled ?? false;
 	const capped = !!last?.next;
-	return { records, hasMore: stalled || capped, stalled, capped, pages: last?.pageNumber ?? 0 };
+	return {
+		records,
+		hasMore: stalled || capped,
+		stalled,
+		capped,
+		pages: last?.pageNumber ?? 0,
+		listed,
+	};
 }

@@ -118,7 +118,11 @@ async function main() {
 				Math.abs(archivedAt - Date.now() / 1000) < 120,
 				`archived_at ${archivedAt} is now, in seconds`,
 			);
-			assert.ok(runItems(run, 'Get Many').some((c) => c.id === created.id));
+			const many = runItems(run, 'Get Many');
+			assert.ok(many.some((c) => c.id === created.id));
+			// The node's own filters, with an n8n DateTime from an expression as Created After.
+			const hourAgo = Date.now() / 1000 - 3600;
+			assert.ok(many.every((c) => c.last_active_at === null && c.created_at >= hourAgo - 120));
 			assert.deepEqual(runItems(run, 'Delete'), [{ id: created.id, deleted: true }]);
 			assert.equal(store.conversations.has(created.id), false);
 		});

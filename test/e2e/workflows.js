@@ -92,7 +92,16 @@ function conversationOperations(contactId) {
 			conv('Archive', { operation: 'archive', conversationId: current }),
 			conv(
 				'Get Many',
-				{ operation: 'getAll', returnAll: true, filters: { archived: true, muted: true } },
+				{
+					operation: 'getAll',
+					returnAll: true,
+					filters: {
+						archived: true,
+						muted: true,
+						createdAfter: '={{ $now.minus({ hours: 1 }) }}',
+						neverActive: true,
+					},
+				},
 				EXECUTE_ONCE,
 			),
 			conv('Delete', { operation: 'delete', conversationId: current }),

@@ -7,11 +7,7 @@ const {
 	oldestFirst,
 	oldestFirstCursor,
 } = require('../../dist/nodes/MessagingTrigger/pollState');
-const {
-	countOrder,
-	orderAfter,
-	listOrderOf,
-} = require('../../dist/nodes/MessagingTrigger/listOrder');
+const { countOrder, orderAfter, listOrderOf } = require('../../dist/nodes/shared/listOrder');
 
 const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
 const m = (id, created_at) => ({ id, created_at });

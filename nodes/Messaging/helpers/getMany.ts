@@ -1,6 +1,13 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { collectRecords, MAX_PAGES, servicePages, type ListQuery } from '../../shared/paginate';
+import {
+	collectRecords,
+	MAX_PAGES,
+	servicePages,
+	type Collected,
+	type ListQuery,
+	type PageFilter,
+} from '../../shared/paginate';
 import type { RunContext } from '../types';
 import { readExtraFields } from './extraFields';
 import { getPositiveInteger, itemSuffix } from './parameters';
@@ -12,14 +19,18 @@ const SET_BY_NODE = {
 	conversations: ['limit', 'starting_after', 'archived', 'muted', 'pinned', 'group_id'],
 };
 
-/** Get Many for either collection: Return All pages through the cursor, else up to Limit. */
+/**
+ * Get Many for either collection: Return All pages through the cursor, else up to Limit. `filter`: the
+ * filters the node applies as pages come (the Limit counts the records it keeps).
+ */
 export async function getMany(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	run: RunContext,
 	collection: 'messages' | 'conversations',
 	filters: ListQuery,
-): Promise<IDataObject[]> {
+	filter?: PageFilter,
+): Promise<Collected> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	let max = Infinity;
 	if (!returnAll) {
@@ -30,7 +41,7 @@ export async function getMany(
 	const extra = readExtraFields(this, itemIndex, 'extraQueryParameters', SET_BY_NODE[collection]);
 	const query = { ...filters, ...extra };
 	const fetchPage = servicePages(this, collection, query, run.requestOptions(itemIndex));
-	const result = await collectRecords(fetchPage, max);
+	const result = await collectRecords(fetchPage, max, MAX_PAGES, filter);
 	const item = itemSuffix(this, itemIndex);
 	if (result.stalled) {
 		this.addExecutionHints({
@@ -45,11 +56,12 @@ export async function getMany(
 			location: 'outputPane',
 		});
 	} else if (!returnAll && result.hasMore) {
+		const more = filter ? `may match the filters` : 'exist';
 		this.addExecutionHints({
-			message: `More ${collection} exist than the limit of ${max}${item}. Turn on Return All, or raise Limit, to get them.`,
+			message: `More ${collection} ${more} than the limit of ${max}${item}. Turn on Return All, or raise Limit, to get them.`,
 			type: 'info',
 			location: 'outputPane',
 		});
 	}
-	return result.records;
+	return result;
 }

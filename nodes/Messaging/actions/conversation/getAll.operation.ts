@@ -3,7 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { extraQueryParameters } from '../../descriptions/extraFields';
+import {
+	createdFilters,
+	lastActiveFilters,
+	neverActiveFilter,
+} from '../../descriptions/listFilters';
 import { getMany } from '../../helpers/getMany';
+import { conversationFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
 import { simplifyFields } from '../../descriptions/simplify';
 import type { OperationResult, RunContext } from '../../types';
@@ -30,6 +36,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			onlyFilter('archived', 'archived'),
+			...createdFilters('conversations'),
 			{
 				displayName: 'Group ID',
 				name: 'groupId',
@@ -38,7 +45,9 @@ const properties: INodeProperties[] = [
 				placeholder: 'grp_123',
 				description: 'Only conversations of this group',
 			},
+			...lastActiveFilters,
 			onlyFilter('muted', 'muted'),
+			neverActiveFilter,
 			onlyFilter('pinned', 'pinned'),
 		],
 	},
@@ -59,10 +68,12 @@ export async function execute(
 ): Promise<OperationResult> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const groupId = getOptionalId(this, 'filters.groupId', itemIndex, 'Group ID');
-	return await getMany.call(this, itemIndex, run, 'conversations', {
+	const filter = await conversationFilter(this, itemIndex);
+	const query = {
 		muted: filters.muted as boolean | undefined,
 		archived: filters.archived as boolean | undefined,
 		pinned: filters.pinned as boolean | undefined,
 		group_id: groupId === '' ? undefined : groupId,
-	});
+	};
+	return (await getMany.call(this, itemIndex, run, 'conversations', query, filter)).records;
 }

@@ -71,7 +71,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List conversations, optionally only archived, muted, pinned or of a group',
+				description:
+					'List conversations, optionally only archived, muted, pinned, of a group, or by creation or last activity',
 				action: 'Get many conversations',
 			},
 			{

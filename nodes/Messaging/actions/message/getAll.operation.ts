@@ -5,7 +5,9 @@ import { attachmentDownloadOptions } from '../../../shared/attachments/descripti
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { extraQueryParameters } from '../../descriptions/extraFields';
+import { createdFilters, messageFilters } from '../../descriptions/listFilters';
 import { getMany } from '../../helpers/getMany';
+import { messageFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
 import { wantsSimplify } from '../../helpers/simplifyOutput';
@@ -29,6 +31,8 @@ const properties: INodeProperties[] = [
 				required: false,
 				description: 'Only messages of this conversation',
 			},
+			...createdFilters('messages'),
+			...messageFilters,
 		],
 	},
 	extraQueryParameters,
@@ -47,25 +51,24 @@ export async function execute(
 	run: RunContext,
 ): Promise<OperationResult> {
 	const conversationId = getOptionalId(this, 'filters.conversationId', itemIndex, 'Conversation');
-	if (conversationId === '')
-		return await withDownloadedAttachments(
-			this,
-			itemIndex,
-			run,
-			await getMany.call(this, itemIndex, run, 'messages', {}),
-		);
+	const filter = await messageFilter(this, itemIndex);
+	if (conversationId === '') {
+		const { records } = await getMany.call(this, itemIndex, run, 'messages', {}, filter);
+		return await withDownloadedAttachments(this, itemIndex, run, records);
+	}
 	// Without Your Contact ID, Simplify tells "me" by the conversation's other contact: read it first.
 	if (wantsSimplify(this, itemIndex) && !(await hasOwnContact(this)))
 		await readConversation(this, run, conversationId, itemIndex);
-	const messages = await getMany
-		.call(this, itemIndex, run, 'messages', { conversation_id: conversationId })
+	const listing = await getMany
+		.call(this, itemIndex, run, 'messages', { conversation_id: conversationId }, filter)
 		.catch(async (error: unknown) => {
 			// A service that answers an unknown conversation's list with 404: said as the wrong id it is.
 			if ((error as { httpCode?: unknown }).httpCode === '404')
 				await readConversation(this, run, conversationId, itemIndex);
 			throw error;
 		});
-	// Some services list an unknown conversation as empty: an empty list is checked, never taken as "no messages".
-	if (messages.length === 0) await readConversation(this, run, conversationId, itemIndex);
-	return await withDownloadedAttachments(this, itemIndex, run, messages);
+	// Some services list an unknown conversation as empty: an empty list is checked, never taken as "no
+	// messages" (a list the filters emptied is not empty).
+	if (listing.listed === 0) await readConversation(this, run, conversationId, itemIndex);
+	return await withDownloadedAttachments(this, itemIndex, run, listing.records);
 }

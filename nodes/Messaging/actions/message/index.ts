@@ -55,7 +55,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'List messages in the order the service returns them, optionally of one conversation',
+					'List messages in the order the service returns them, optionally of one conversation, by date, sender, unread or text',
 				action: 'Get many messages',
 			},
 			{

@@ -2,7 +2,10 @@
  * The order of a service's list, read from its messages: the way most adjacent pairs go, so one late or
  * bridged message does not turn it. Pure.
  */
-import type { ListOrder, TriggerMessage } from './pollState';
+import type { ListOrder } from './paginate';
+
+/** A listed record as far as its order goes (the trigger's messages, Get Many's records). */
+type TriggerMessage = { created_at: number };
 
 /** How many adjacent pairs of a listing go up and down in created_at (equal pairs show nothing). */
 export interface OrderEvidence {
