@@ -41,19 +41,23 @@ async function manualExampleChecks({ check, of, runs }) {
 		},
 	);
 
-	await check('archive-stale: Run Now archives the conversation inactive for 45 days', async () => {
-		const { id, store } = of('archive-stale.json');
-		const run = await runs.finished(await runs.start(id, 'Run Now'));
-		assert.deepEqual(
-			itemsOf(run, 'Inactive 30+ Days').map((c) => c.id),
-			['conv_00000004'],
-		);
-		assert.deepEqual(
-			itemsOf(run, 'Archive').map((c) => c.id),
-			['conv_00000004'],
-		);
-		assert.deepEqual(archived(store).sort(), ['conv_00000003', 'conv_00000004']);
-	});
+	await check(
+		'archive-stale: Run Now archives the conversation inactive for 45 days, no Filter node',
+		async () => {
+			const { id, store } = of('archive-stale.json');
+			const run = await runs.finished(await runs.start(id, 'Run Now'));
+			// Get Many's own filters (Archived off, Last Active Before 30 days ago) output only the idle one.
+			assert.deepEqual(
+				itemsOf(run, 'Idle 30+ Days').map((c) => c.id),
+				['conv_00000004'],
+			);
+			assert.deepEqual(
+				itemsOf(run, 'Archive').map((c) => c.id),
+				['conv_00000004'],
+			);
+			assert.deepEqual(archived(store).sort(), ['conv_00000003', 'conv_00000004']);
+		},
+	);
 
 	await check(
 		'approval-before-archive: the request waits; "Yes, archive" pressed, the stale conversation is archived',
