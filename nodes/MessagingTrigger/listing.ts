@@ -6,7 +6,7 @@
 import { idText } from '../shared/ids';
 import { walkPages, type PageFetcher } from '../shared/paginate';
 import type { TimestampUnitSetting } from '../shared/timestamps';
-import { countOrder, mayStopEarly, type OrderEvidence } from './listOrder';
+import { countOrder, mayStopEarly, type OrderEvidence } from '../shared/listOrder';
 import { planMessages, type MessagePlan, type PlanSettings } from './plan';
 import {
 	reachedKnownHistory,

@@ -1,6 +1,6 @@
 /** Fetch Test Event: the newest message, read without the trigger's state. */
 import { walkPages, type PageFetcher } from '../shared/paginate';
-import { countOrder, orderShown, type OrderEvidence } from './listOrder';
+import { countOrder, orderShown, type OrderEvidence } from '../shared/listOrder';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from './listing';
 import { toTriggerMessage, type TriggerMessage } from './pollState';
 

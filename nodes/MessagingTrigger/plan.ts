@@ -11,7 +11,7 @@ import { burstKey, groupBursts } from './events/bursts';
 import { onlyNewMessages, watchesMessages, type EventSettings } from './events/settings';
 import { watchChanges, type ChangeKind } from './events/watch';
 import type { Listing } from './listing';
-import { orderAfter, orderShown } from './listOrder';
+import { orderAfter, orderShown } from '../shared/listOrder';
 import {
 	asRecord,
 	burstItem,
