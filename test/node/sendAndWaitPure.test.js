@@ -3,10 +3,13 @@
 const path = require('node:path');
 
 const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sendAndWait');
+const replyDist = path.join(dist, '..', 'sendAndWaitForReply');
 const { requestMessageText, waitTillFrom, hasSignature, resumeMarker } = require(
 	path.join(dist, 'links.js'),
 );
-const { orderShownBy, isReply, ReplyWatcher } = require(path.join(dist, 'replyWatcher.js'));
+const { ReplyWatcher } = require(path.join(replyDist, 'replyWatcher.js'));
+const { isReply } = require(path.join(replyDist, 'replyMatch.js'));
+const { orderShownBy } = require(path.join(replyDist, 'pageOrder.js'));
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
 const { requestMessageId } = require(path.join(dist, 'webhook.js'));
 const { readSubmission } = require(path.join(dist, 'formFields.js'));

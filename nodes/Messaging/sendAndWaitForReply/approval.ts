@@ -7,7 +7,7 @@
 import { senderOf } from '../../shared/ids';
 import { reactionsFromService } from '../helpers/reactions';
 import { isNegation, keywordVote, sameWords, wordsOf } from './keywords';
-import type { ChatMessage } from './replyWatcher';
+import type { ListedMessage } from '../../shared/listedMessage';
 
 export type ApprovalMode = 'reaction' | 'keyword';
 
@@ -195,7 +195,7 @@ export class KeywordTally {
 		this.book = new ApproverBook(rules.approvers, own);
 	}
 
-	add(messages: ChatMessage[]): void {
+	add(messages: ListedMessage[]): void {
 		for (const message of messages) {
 			const text = typeof message.message === 'string' ? message.message : '';
 			const vote = keywordVote(text, this.rules);

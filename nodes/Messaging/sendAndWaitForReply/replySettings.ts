@@ -2,7 +2,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getRequiredId, inputError } from '../helpers/parameters';
-import { getMessageText } from './conversation';
+import { getMessageText } from '../helpers/reviewRequest';
 import { compileLinearPattern, type TextPattern } from './linearPattern';
 import { checkApprovalRules, listEntries, type ApprovalRules } from './approval';
 
