@@ -169,6 +169,41 @@ describe('reply matching', () => {
 		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, false)).toBeUndefined();
 	});
 
+	test('orderShownBy: the way most neighbours go, so a late message at the top does not turn it', () => {
+		// Newest first by insertion; the last one inserted is dated before the one under it.
+		const page = [985, 1000, 990, 980, 970].map((at, i) => ({ id: `m${i}`, created_at: at }));
+		expect(orderShownBy(page, sent, false)).toBe('newest_first'); // first pair: 'oldest_first'
+		expect(orderShownBy(page.slice().reverse(), sent, false)).toBe('oldest_first');
+		// A timestamp that is not a number shows nothing beside it; one pair each way shows nothing.
+		const undated = [{ id: 'a', created_at: 5 }, { id: 'b' }, { id: 'c', created_at: 3 }];
+		expect(orderShownBy(undated, sent, false)).toBeUndefined();
+		expect(
+			orderShownBy(
+				[2, 3, 1].map((at) => ({ id: `x${at}`, created_at: at })),
+				sent,
+				false,
+			),
+		).toBe(undefined);
+	});
+
+	test('newest first with a late message at the top: the reply above the sent message is found', async () => {
+		// Listed newest first (by insertion): the message inserted last carries an earlier date than the two before it.
+		const list = [
+			from('ct_bob', 'late', { created_at: 101 }),
+			from('ct_ann', 'second', { created_at: 103 }),
+			from('ct_ann', 'yes', { created_at: 102 }),
+			sent,
+			from('ct_ann', 'before', { created_at: 90 }),
+		];
+		const newestFirst = async (cursor, limit) => {
+			const from = cursor === undefined ? 0 : list.findIndex((m) => m.id === cursor) + 1;
+			return { data: list.slice(from, from + limit), hasMore: from + limit < list.length };
+		};
+		const watcher = new ReplyWatcher(sent, filter, newestFirst);
+		expect((await watcher.check())?.message).toBe('yes'); // first pair's rule: no reply, ever
+		expect(watcher.listOrder).toBe('newest_first');
+	});
+
 	test('a service that ignores the cursor: the watcher never loops and never returns a message twice', async () => {
 		const list = [from('ct_ann', 'a'), from('ct_me', 'b'), sent].slice(0, 2);
 		const calls = [];
