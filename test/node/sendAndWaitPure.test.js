@@ -126,11 +126,22 @@ describe('reply matching', () => {
 			false,
 		);
 		expect(isReply(from('ct_ann', 'old', { created_at: 99 }), sent, filter)).toBe(false);
-		expect(isReply(from('ct_bob', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(false);
-		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(true);
+		expect(isReply(from('ct_bob', 'yes'), sent, { ...filter, fromContact: '@ann' })).toBe(false);
+		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: '@ann' })).toBe(true);
 		expect(isReply(from('ct_ann', 'maybe'), sent, { ...filter, pattern: /^(yes|no)\b/i })).toBe(
 			false,
 		);
+	});
+
+	test('isReply, Only From Contact: an ID matches by ID only, @ and a username the username only', () => {
+		const eve = { ...from('ct_eve', 'yes'), contact: { id: 'ct_eve', username: 'ct_ann' } };
+		expect(isReply(eve, sent, { ...filter, fromContact: 'ct_ann' })).toBe(false); // before: true
+		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ct_ann' })).toBe(true);
+		expect(isReply(eve, sent, { ...filter, fromContact: '@ct_ann' })).toBe(true);
+		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(false);
+		expect(
+			isReply({ ...from('ct_x', 'yes'), contact: 42 }, sent, { ...filter, fromContact: '42' }),
+		).toBe(true);
 	});
 
 	test('orderShownBy: neighbours, or the top of the first page against the sent message', () => {

@@ -1,5 +1,5 @@
 /** Pure: which message answers the sent one, under Send and Wait for Reply's filters. */
-import { sentByOneOf } from '../../shared/ids';
+import { sentByContact, sentByOneOf } from '../../shared/ids';
 import type { ListedMessage } from '../../shared/listedMessage';
 import type { TextPattern } from './linearPattern';
 
@@ -7,7 +7,7 @@ export interface ReplyFilter {
 	conversationId: string;
 	/** The account's own contact id(s) and username(s): its messages are never the reply. */
 	own: string[];
-	/** Only a message from this contact (id or username) counts. */
+	/** Only a message from this contact counts: its ID (matched by ID only), or `@` and its username. */
 	fromContact?: string;
 	/** Only a message whose text matches counts. */
 	pattern?: TextPattern;
@@ -29,7 +29,7 @@ export function isReply(message: ListedMessage, sent: ListedMessage, filter: Rep
 	)
 		return false;
 	if (sentByOneOf(message, filter.own)) return false;
-	if (filter.fromContact && !sentByOneOf(message, [filter.fromContact])) return false;
+	if (filter.fromContact && !sentByContact(message, filter.fromContact)) return false;
 	if (
 		filter.pattern &&
 		!filter.pattern.test(typeof message.message === 'string' ? message.message : '')

@@ -59,6 +59,13 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 	const patternSource = String(
 		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
 	);
+	if (fromContact === '@')
+		throw inputError(
+			context,
+			itemIndex,
+			'Only From Contact',
+			'has "@" without a username after it',
+		);
 	let pattern: TextPattern | undefined;
 	if (patternSource !== '') {
 		const compiled = compileLinearPattern(patternSource);

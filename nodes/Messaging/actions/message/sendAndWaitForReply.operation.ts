@@ -100,7 +100,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'ct_123',
 				description:
-					'Only a message from this contact (ID or username) counts as the reply; by default anyone but you',
+					'Only a message from this contact counts as the reply: a contact ID (ct_123), matched by ID only and never by a username, or @ and a username (@ann). By default anyone but you.',
 			},
 			{
 				displayName: 'Reply Must Match',
