@@ -27,9 +27,9 @@ export function senderOf(message: SentMessage): Sender {
 }
 
 /**
- * Whether `entry` names `sender`, where a match lets a message count (Approvers, Only From Contact, the
- * account's own message): a contact ID, matched by ID only, or `@` and a username. A contact chooses its
- * username, so an ID compared with usernames too would let a contact named `ct_ann` pass for ct_ann.
+ * Whether `entry` names `sender`, where a match lets a message count (Approvers, Only From Contact): a contact
+ * ID, matched by ID only, or `@` and a username. A contact chooses its username, so an ID compared with
+ * usernames too would let a contact named `ct_ann` pass for ct_ann.
  */
 export function namesSender(entry: string, sender: Sender): boolean {
 	if (entry.startsWith('@')) return entry.length > 1 && entry.slice(1) === sender.username;
@@ -42,16 +42,12 @@ export function sentByContact(message: SentMessage, entry: string): boolean {
 }
 
 /**
- * Whether one of `who` may be `sender` (contact ids or usernames, compared as text; `@` and a username: the
- * username only; '' matches nobody). Only to leave the account's own messages out: a contact whose username
- * equals an entry is left out too, which silences it but never lets it count.
+ * Whether one of `who` may be `sender`: the account's own, by Your Contact ID or the sent message's sender (ids or
+ * usernames, compared as text; '' matches nobody). Looser than namesSender: a contact whose username equals an
+ * entry matches too, which is safe where a match only leaves a message out (docs/trigger.md#loop-safety).
  */
 export function mayBeSender(who: string[], sender: Sender): boolean {
-	return who.some((w) =>
-		w.startsWith('@')
-			? namesSender(w, sender)
-			: w !== '' && (w === sender.id || w === sender.username),
-	);
+	return who.some((w) => w !== '' && (w === sender.id || w === sender.username));
 }
 
 /** Whether `message` may have been sent by one of `who` (see mayBeSender). */
