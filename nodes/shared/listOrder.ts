@@ -2,10 +2,8 @@
  * The order of a service's list, read from its messages: the way most adjacent pairs go, so one late or
  * bridged message does not turn it. Pure.
  */
+import type { DatedMessage } from './listedMessage';
 import type { ListOrder } from './paginate';
-
-/** A listed record as far as its order goes (the trigger's messages, Get Many's records). */
-type TriggerMessage = { created_at: number };
 
 /** How many adjacent pairs of a listing go up and down in created_at (equal pairs show nothing). */
 export interface OrderEvidence {
@@ -15,8 +13,8 @@ export interface OrderEvidence {
 
 /** The evidence of `page`, continuing after `previousLast`, added to `evidence`. */
 export function countOrder(
-	page: TriggerMessage[],
-	previousLast?: TriggerMessage,
+	page: DatedMessage[],
+	previousLast?: DatedMessage,
 	evidence: OrderEvidence = { rising: 0, falling: 0 },
 ): OrderEvidence {
 	let { rising, falling } = evidence;
@@ -37,11 +35,6 @@ export function orderShown(evidence: OrderEvidence): ListOrder | undefined {
 	if (evidence.falling > evidence.rising) return 'newest_first';
 	if (evidence.rising > evidence.falling) return 'oldest_first';
 	return undefined;
-}
-
-/** The order a listing shows (see orderShown). */
-export function listOrderOf(listed: TriggerMessage[]): ListOrder | undefined {
-	return orderShown(countOrder(listed));
 }
 
 /** Pairs going one way a listing must show, three in four of all its unequal pairs, to show its order clearly. */

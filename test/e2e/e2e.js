@@ -73,6 +73,7 @@ async function main() {
 			wf.compatibilityCheck('ct_dana'),
 			wf.triggerToLog(inbox, logConversation),
 			wf.filesRoundTrip(inbox, FILES),
+			wf.chatTextSend(logConversation),
 		];
 		await n8n.importWorkflows(USER, path.join(WORK, 'workflows'), workflows);
 		console.log(
@@ -99,6 +100,29 @@ async function main() {
 			const many = runItems(run, 'Get Many');
 			assert.equal(many.length, 0); // the inbox is empty again
 		});
+
+		await check(
+			'Send with Text Format, Split Long Text and Extra Body Fields: three plain parts, each with the extra fields',
+			async () => {
+				const run = await n8n.executeWorkflow(USER, 'e2eChatTextSend');
+				const [sent] = runItems(run, 'Send in Parts');
+				assert.equal(sent.parts.length, 3);
+				assert.deepEqual(
+					sent.parts.map((id) => store.messages.get(id).message),
+					[
+						'Your order\n\nIt shipped today.',
+						'Track it here (https://t.example/1).',
+						'• box 1\n• box 2',
+					],
+				);
+				const posts = sandbox.requests.filter(
+					(r) => r.method === 'POST' && r.path === '/v1/messages' && /reply_to=/.test(r.body),
+				);
+				assert.equal(posts.length, 3);
+				for (const post of posts)
+					assert.match(post.body, /&reply_to=msg_42&mentions\[\]=ann&mentions\[\]=bob$/);
+			},
+		);
 
 		await check('every conversation operation, through n8n execute', async () => {
 			const run = await n8n.executeWorkflow(USER, 'e2eConvOps00001');

@@ -68,6 +68,33 @@ function messageOperations(conversationId) {
 	});
 }
 
+/** Send (version 2) with text for chat and fields beyond the spec: Markdown as plain text, in parts of 40. */
+function chatTextSend(conversationId) {
+	return chainWorkflow({
+		id: 'e2eChatTextSend',
+		name: 'E2E text for chat',
+		nodes: [
+			manualTrigger(),
+			{
+				...messaging('Send in Parts', {
+					resource: 'message',
+					operation: 'send',
+					conversationId: byId(conversationId),
+					text: '## Your order\n\nIt **shipped** today. Track it [here](https://t.example/1).\n\n- box 1\n- box 2',
+					extraBodyFields: {
+						field: [
+							{ name: 'reply_to', value: 'msg_42' },
+							{ name: 'mentions', value: '["ann","bob"]' },
+						],
+					},
+					options: { textFormat: 'plainFromMarkdown', splitAt: 40 },
+				}),
+				typeVersion: 2,
+			},
+		],
+	});
+}
+
 function conversationOperations(contactId) {
 	const conv = (name, parameters, extra) =>
 		messaging(name, { resource: 'conversation', ...parameters }, extra);
@@ -229,6 +256,7 @@ function credential(baseUrl, accessToken) {
 }
 
 module.exports = {
+	chatTextSend,
 	messageOperations,
 	conversationOperations,
 	continueOnFail,

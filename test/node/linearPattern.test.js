@@ -7,7 +7,16 @@ const path = require('node:path');
 const fc = require('fast-check');
 
 const { compileLinearPattern, MAX_PROGRAM } = require(
-	path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sendAndWait', 'linearPattern.js'),
+	path.join(
+		__dirname,
+		'..',
+		'..',
+		'dist',
+		'nodes',
+		'Messaging',
+		'sendAndWaitForReply',
+		'linearPattern.js',
+	),
 );
 
 const compile = (source) => {

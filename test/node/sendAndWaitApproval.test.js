@@ -8,10 +8,10 @@ const path = require('node:path');
 const { runMessagingNode, startMessagingRun } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 const { stateFromReactions, decide } = require(
-	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWait/approval.js'),
+	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWaitForReply/approval.js'),
 );
 const { keywordVote, wordsOf } = require(
-	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWait/keywords.js'),
+	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWaitForReply/keywords.js'),
 );
 
 let sandbox;

@@ -163,7 +163,9 @@ describe('Send and Wait for Reply', () => {
 
 	test('Only From Contact and Reply Must Match skip the other messages and keep waiting', async () => {
 		const run = startMessagingRun({
-			parameters: parameters({ options: { fromContact: 'ann', replyPattern: '/^\\s*(s|m)\\b/i' } }),
+			parameters: parameters({
+				options: { fromContact: '@ann', replyPattern: '/^\\s*(s|m)\\b/i' },
+			}),
 			credentials,
 		});
 		await whenAsked(() => {

@@ -3,10 +3,13 @@
 const path = require('node:path');
 
 const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'Messaging', 'sendAndWait');
+const replyDist = path.join(dist, '..', 'sendAndWaitForReply');
 const { requestMessageText, waitTillFrom, hasSignature, resumeMarker } = require(
 	path.join(dist, 'links.js'),
 );
-const { orderShownBy, isReply, ReplyWatcher } = require(path.join(dist, 'replyWatcher.js'));
+const { ReplyWatcher } = require(path.join(replyDist, 'replyWatcher.js'));
+const { isReply } = require(path.join(replyDist, 'replyMatch.js'));
+const { orderShownBy } = require(path.join(replyDist, 'pageOrder.js'));
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
 const { requestMessageId } = require(path.join(dist, 'webhook.js'));
 const { readSubmission } = require(path.join(dist, 'formFields.js'));
@@ -123,11 +126,22 @@ describe('reply matching', () => {
 			false,
 		);
 		expect(isReply(from('ct_ann', 'old', { created_at: 99 }), sent, filter)).toBe(false);
-		expect(isReply(from('ct_bob', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(false);
-		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(true);
+		expect(isReply(from('ct_bob', 'yes'), sent, { ...filter, fromContact: '@ann' })).toBe(false);
+		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: '@ann' })).toBe(true);
 		expect(isReply(from('ct_ann', 'maybe'), sent, { ...filter, pattern: /^(yes|no)\b/i })).toBe(
 			false,
 		);
+	});
+
+	test('isReply, Only From Contact: an ID matches by ID only, @ and a username the username only', () => {
+		const eve = { ...from('ct_eve', 'yes'), contact: { id: 'ct_eve', username: 'ct_ann' } };
+		expect(isReply(eve, sent, { ...filter, fromContact: 'ct_ann' })).toBe(false); // before: true
+		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ct_ann' })).toBe(true);
+		expect(isReply(eve, sent, { ...filter, fromContact: '@ct_ann' })).toBe(true);
+		expect(isReply(from('ct_ann', 'yes'), sent, { ...filter, fromContact: 'ann' })).toBe(false);
+		expect(
+			isReply({ ...from('ct_x', 'yes'), contact: 42 }, sent, { ...filter, fromContact: '42' }),
+		).toBe(true);
 	});
 
 	test('orderShownBy: neighbours, or the top of the first page against the sent message', () => {
@@ -164,6 +178,41 @@ describe('reply matching', () => {
 		expect(orderShownBy([{ id: 'a', created_at: 120 }], sent, true)).toBe('newest_first');
 		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, true)).toBe('oldest_first');
 		expect(orderShownBy([{ id: 'a', created_at: 80 }], sent, false)).toBeUndefined();
+	});
+
+	test('orderShownBy: the way most neighbours go, so a late message at the top does not turn it', () => {
+		// Newest first by insertion; the last one inserted is dated before the one under it.
+		const page = [985, 1000, 990, 980, 970].map((at, i) => ({ id: `m${i}`, created_at: at }));
+		expect(orderShownBy(page, sent, false)).toBe('newest_first'); // first pair: 'oldest_first'
+		expect(orderShownBy(page.slice().reverse(), sent, false)).toBe('oldest_first');
+		// A timestamp that is not a number shows nothing beside it; one pair each way shows nothing.
+		const undated = [{ id: 'a', created_at: 5 }, { id: 'b' }, { id: 'c', created_at: 3 }];
+		expect(orderShownBy(undated, sent, false)).toBeUndefined();
+		expect(
+			orderShownBy(
+				[2, 3, 1].map((at) => ({ id: `x${at}`, created_at: at })),
+				sent,
+				false,
+			),
+		).toBe(undefined);
+	});
+
+	test('newest first with a late message at the top: the reply above the sent message is found', async () => {
+		// Listed newest first (by insertion): the message inserted last carries an earlier date than the two before it.
+		const list = [
+			from('ct_bob', 'late', { created_at: 101 }),
+			from('ct_ann', 'second', { created_at: 103 }),
+			from('ct_ann', 'yes', { created_at: 102 }),
+			sent,
+			from('ct_ann', 'before', { created_at: 90 }),
+		];
+		const newestFirst = async (cursor, limit) => {
+			const from = cursor === undefined ? 0 : list.findIndex((m) => m.id === cursor) + 1;
+			return { data: list.slice(from, from + limit), hasMore: from + limit < list.length };
+		};
+		const watcher = new ReplyWatcher(sent, filter, newestFirst);
+		expect((await watcher.check())?.message).toBe('yes'); // first pair's rule: no reply, ever
+		expect(watcher.listOrder).toBe('newest_first');
 	});
 
 	test('a service that ignores the cursor: the watcher never loops and never returns a message twice', async () => {

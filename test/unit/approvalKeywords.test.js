@@ -5,7 +5,7 @@
  * approve word; `unclear` (no vote, an earlier vote taken back) for a keyword asked, negated or mixed;
  * `none` for no vote and no change.
  */
-const { keywordVote } = require('../../dist/nodes/Messaging/sendAndWait/keywords');
+const { keywordVote } = require('../../dist/nodes/Messaging/sendAndWaitForReply/keywords');
 
 const DEFAULTS = { approve: ['approve', 'approved'], decline: ['decline', 'declined'] };
 const CUSTOM = { approve: ['looks good', 'lgtm'], decline: ['no', 'hold'] };

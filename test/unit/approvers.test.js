@@ -7,7 +7,7 @@ const {
 	ApproverBook,
 	KeywordTally,
 	stateFromReactions,
-} = require('../../dist/nodes/Messaging/sendAndWait/approval');
+} = require('../../dist/nodes/Messaging/sendAndWaitForReply/approval');
 
 const OWN = ['ct_me', 'me'];
 const keywordRules = (approvers) => ({

@@ -7,7 +7,10 @@ const {
 	oldestFirst,
 	oldestFirstCursor,
 } = require('../../dist/nodes/MessagingTrigger/pollState');
-const { countOrder, orderAfter, listOrderOf } = require('../../dist/nodes/shared/listOrder');
+const { countOrder, orderAfter, orderShown } = require('../../dist/nodes/shared/listOrder');
+
+/** The order a listing shows, as the trigger reads it (listing.ts, newest.ts). */
+const listOrderOf = (listed) => orderShown(countOrder(listed));
 
 const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
 const m = (id, created_at) => ({ id, created_at });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
-import { errorItem } from '../helpers/errorItem';
+import { errorItem, nodeErrorOf } from '../helpers/errorItem';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
 import { isTool, withNextStep } from '../descriptions/tool';
 import { ItemsWithBinary } from '../helpers/attachments/download';
@@ -80,21 +80,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const out = entries.map((entry, n) => ({ ...entry, json: records[n] }));
 			results[i] = this.helpers.constructExecutionMetaData(out, { itemData: { item: i } });
 		} catch (error) {
-			if (!this.continueOnFail()) throw asToolError(this, asNodeError(this, error, i));
+			if (!this.continueOnFail()) throw asToolError(this, nodeErrorOf(this.getNode(), error, i));
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];
 		}
 	});
 	return [results.flat()];
-}
-
-/** Errors keep their own class (NodeApiError carries the HTTP status); anything else gets the item index. */
-function asNodeError(
-	context: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
 /** As an AI agent's tool, the error's message (all the model receives) also says what to do next. */

@@ -1,4 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
  * A failed item under Continue On Fail: `error` and `details` only, as n8n's HTTP Request node does.
@@ -19,4 +20,14 @@ export function errorItem(error: unknown): IDataObject {
 		error: typeof message === 'string' ? message : String(error),
 		...(Object.keys(details).length > 0 ? { details } : {}),
 	};
+}
+
+/** Errors keep their own class (NodeApiError carries the HTTP status); anything else gets the item index. */
+export function nodeErrorOf(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
 }

@@ -7,6 +7,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { indentLines } from '../../shared/lines';
+import { getText } from './parameters';
 
 const TOOL_PARAMETERS = /\{\{\s*\$tool\.parameters\s*\}\}/g;
 
@@ -36,4 +37,12 @@ export function reviewRequestText(
 	const text = context.evaluateExpression(raw.slice(1).replace(TOOL_PARAMETERS, marker), itemIndex);
 	const args = context.evaluateExpression('{{ $tool.parameters }}', itemIndex);
 	return String(text).split(marker).join(readableArguments(args));
+}
+
+/** Both waits' Message parameter: the review request as a human-review tool, else text that is not blank. */
+export function getMessageText(context: IExecuteFunctions, itemIndex: number): string {
+	return (
+		reviewRequestText(context, itemIndex) ??
+		getText(context, 'message', itemIndex, 'Message', { required: true })
+	);
 }

@@ -16,7 +16,7 @@ import { listPage } from '../../shared/paginate';
 import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
 import { timestampValue } from '../../shared/timestamps';
 import { idText, sentByOneOf } from '../../shared/ids';
-import { chatMessages, type ChatMessage } from './replyWatcher';
+import { listedMessages, type ListedMessage } from '../../shared/listedMessage';
 import { hasSignature, resumeMarker } from './links';
 import { readFormFields, readSubmission } from './formFields';
 import {
@@ -193,7 +193,7 @@ async function findRequestMessageId(
 	if (!marker || conversationId === '') return null;
 	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
 	const requester = context as unknown as IExecuteFunctions;
-	const holding: ChatMessage[] = [];
+	const holding: ListedMessage[] = [];
 	try {
 		const own = String((await getMessagingCredentials.call(requester)).ownContactId ?? '').trim();
 		// In a direct conversation the person is its contact: their messages are not the request.
@@ -210,7 +210,7 @@ async function findRequestMessageId(
 				{ conversation_id: conversationId },
 				{ cursor, limit: LOOKUP_PAGE_SIZE },
 			);
-			const messages = chatMessages(result.data);
+			const messages = listedMessages(result.data);
 			holding.push(
 				...messages.filter((m) => typeof m.message === 'string' && m.message.includes(marker)),
 			);
@@ -232,7 +232,7 @@ async function findRequestMessageId(
  * the oldest not sent by `person` (a direct conversation's contact).
  */
 export function requestMessageId(
-	holding: ChatMessage[],
+	holding: ListedMessage[],
 	own: string,
 	person: string,
 ): string | null {
@@ -241,8 +241,8 @@ export function requestMessageId(
 		own !== ''
 			? holding.filter((m) => sentByOneOf(m, [own]))
 			: holding.filter((m) => !sentByOneOf(m, [person]));
-	const createdAt = (m: ChatMessage) => timestampValue(m.created_at) ?? Infinity;
-	const oldest = pool.reduce<ChatMessage | undefined>(
+	const createdAt = (m: ListedMessage) => timestampValue(m.created_at) ?? Infinity;
+	const oldest = pool.reduce<ListedMessage | undefined>(
 		(best, m) => (best === undefined || createdAt(m) < createdAt(best) ? m : best),
 		undefined,
 	);

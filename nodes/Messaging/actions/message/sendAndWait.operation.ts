@@ -3,17 +3,13 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId, inputError } from '../../helpers/parameters';
-import {
-	getConversationOrFail,
-	getMessageText,
-	nodeErrorOf,
-	postMessage,
-} from '../../sendAndWait/conversation';
+import { getConversationOrFail, postMessage } from '../../helpers/conversations';
+import { errorItem, nodeErrorOf } from '../../helpers/errorItem';
+import { getMessageText } from '../../helpers/reviewRequest';
 import { requestMessageText, waitTillFrom, type LimitWaitTime } from '../../sendAndWait/links';
 import { formFieldsProperty, readFormFields } from '../../sendAndWait/formFields';
 import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
-import { errorItem } from '../../helpers/errorItem';
 
 const properties: INodeProperties[] = [
 	{ ...conversationLocator, description: 'The conversation to send the request to' },

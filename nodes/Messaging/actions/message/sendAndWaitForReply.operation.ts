@@ -10,24 +10,25 @@ import { listPage, servicePages } from '../../../shared/paginate';
 import { senderOf } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
-import { getConversationOrFail, postMessage } from '../../sendAndWait/conversation';
-import { waitFor } from '../../sendAndWait/waitLoop';
+import { getConversationOrFail, postMessage } from '../../helpers/conversations';
+import { waitFor } from '../../sendAndWaitForReply/waitLoop';
 import {
-	chatMessage,
-	chatMessages,
 	CHECK_PAGE_SIZE,
 	outcomeOf,
 	ReplyWatcher,
 	WaitProblem,
-	type ChatMessage,
-} from '../../sendAndWait/replyWatcher';
-import { MAX_REPLY_TIMEOUT_SECONDS, readReplySettings } from '../../sendAndWait/replySettings';
+} from '../../sendAndWaitForReply/replyWatcher';
+import { listedMessage, listedMessages, type ListedMessage } from '../../../shared/listedMessage';
+import {
+	MAX_REPLY_TIMEOUT_SECONDS,
+	readReplySettings,
+} from '../../sendAndWaitForReply/replySettings';
 import { simplifyFields } from '../../descriptions/simplify';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { withReplyAttachments } from '../../helpers/attachments/download';
 import { itemSuffix } from '../../helpers/parameters';
-import { instructionLine } from '../../sendAndWait/approval';
-import { approvalProperties, approvalWait } from '../../sendAndWait/approvalWait';
+import { instructionLine } from '../../sendAndWaitForReply/approval';
+import { approvalProperties, approvalWait } from '../../sendAndWaitForReply/approvalWait';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'reply';
@@ -99,7 +100,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'ct_123',
 				description:
-					'Only a message from this contact (ID or username) counts as the reply; by default anyone but you',
+					'Only a message from this contact counts as the reply: a contact ID (ct_123), matched by ID only and never by a username, or @ and a username (@ann). By default anyone but you.',
 			},
 			{
 				displayName: 'Reply Must Match',
@@ -131,7 +132,7 @@ export async function execute(
 	const text = settings.approval
 		? `${settings.text.trimEnd()}\n\n${instructionLine(settings.approval)}`
 		: settings.text;
-	const sent = chatMessage(
+	const sent = listedMessage(
 		await postMessage(this, settings.conversationId, text, itemIndex, requestOptions),
 	);
 	if (sent === undefined) {
@@ -159,7 +160,7 @@ export async function execute(
 		deadline,
 		throughRefusal: true,
 	};
-	const probeOrder = async (): Promise<ChatMessage[]> => {
+	const probeOrder = async (): Promise<ListedMessage[]> => {
 		const page = await listPage.call(
 			this,
 			'messages',
@@ -167,7 +168,7 @@ export async function execute(
 			{ limit: CHECK_PAGE_SIZE },
 			checkOptions,
 		);
-		return chatMessages(page.data);
+		return listedMessages(page.data);
 	};
 	const watcher = new ReplyWatcher(
 		sent,

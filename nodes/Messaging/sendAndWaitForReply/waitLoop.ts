@@ -2,9 +2,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MessagingApiError } from '../../shared/transport';
-import { nodeErrorOf } from './conversation';
-import { CANCELED_MESSAGE, DeadlineReached, pause } from './pacing';
+import { sleepUnlessAborted } from '../../shared/sleep';
+import { DeadlineReached, MessagingApiError } from '../../shared/transport';
+import { nodeErrorOf } from '../helpers/errorItem';
+
+/** n8n reads "canceled" in a node's error as a cancelled execution, not a failed one. */
+const CANCELED_MESSAGE = 'The execution was canceled while waiting for a reply';
 
 /**
  * Checks until `check` returns an outcome, the deadline passes (undefined) or the execution is cancelled.
@@ -47,7 +50,8 @@ export async function waitFor<T>(
 		}
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) return undefined;
-		if (!(await pause(Math.min(intervalMs, remaining), cancelSignal))) throw cancelled();
+		if (!(await sleepUnlessAborted(Math.min(intervalMs, remaining), cancelSignal)))
+			throw cancelled();
 	}
 }
 

@@ -1,5 +1,5 @@
 /**
- * Send and Wait for Reply: which message is the reply, and how each check reads the conversation.
+ * Send and Wait for Reply: how each check reads the conversation (which message is the reply: replyMatch.ts).
  * Pure apart from the `fetchPage` it is given, so it is tested alone.
  *
  * "After the sent message" depends on the order of the service's list:
@@ -14,107 +14,20 @@
  * list); until some page shows it, newest first.
  */
 
-import { idText, sentByOneOf } from '../../shared/ids';
+import { listedMessages, type ListedMessage } from '../../shared/listedMessage';
 import type { ListOrder, PageFetcher } from '../../shared/paginate';
-import type { TextPattern } from './linearPattern';
-
-export interface ChatMessage {
-	id: string;
-	conversation_id?: unknown;
-	contact?: unknown;
-	message?: unknown;
-	created_at?: unknown;
-	[key: string]: unknown;
-}
-
-/**
- * A listed or sent record as a ChatMessage, its id as text (a service's numeric id `42` is `'42'`, as
- * the trigger emits it); undefined for a record without an id.
- */
-export function chatMessage(record: unknown): ChatMessage | undefined {
-	if (!record || typeof record !== 'object') return undefined;
-	const id = idText((record as { id?: unknown }).id);
-	return id === undefined ? undefined : { ...(record as object), id };
-}
-
-/** The messages of a listed page, as ChatMessages (records without an id are left out). */
-export function chatMessages(records: unknown): ChatMessage[] {
-	return Array.isArray(records)
-		? records.map(chatMessage).filter((m): m is ChatMessage => m !== undefined)
-		: [];
-}
+import { orderShownBy } from './pageOrder';
+import { isReply, olderThan, type ReplyFilter } from './replyMatch';
 
 /** Messages read per request while checking for the reply. */
 export const CHECK_PAGE_SIZE = 50;
 
-interface ChatPage {
-	messages: ChatMessage[];
-	hasMore: boolean;
-}
-
-export interface ReplyFilter {
-	conversationId: string;
-	/** The account's own contact id(s) and username(s): its messages are never the reply. */
-	own: string[];
-	/** Only a message from this contact (id or username) counts. */
-	fromContact?: string;
-	/** Only a message whose text matches counts. */
-	pattern?: TextPattern;
-}
-
 /** Most pages one check reads (a burst of messages between two checks larger than this is read over several). */
 export const MAX_REPLY_PAGES_PER_CHECK = 20;
 
-/** Whether `message` answers `sent` under the filter. */
-export function isReply(message: ChatMessage, sent: ChatMessage, filter: ReplyFilter): boolean {
-	if (message.id === sent.id) return false;
-	if (
-		message.conversation_id !== undefined &&
-		String(message.conversation_id) !== filter.conversationId
-	)
-		return false;
-	if (sentByOneOf(message, filter.own)) return false;
-	if (filter.fromContact && !sentByOneOf(message, [filter.fromContact])) return false;
-	if (
-		filter.pattern &&
-		!filter.pattern.test(typeof message.message === 'string' ? message.message : '')
-	)
-		return false;
-	// A message older than the question cannot answer it (guards against a service that ignores the cursor).
-	const at = message.created_at;
-	const sentAt = sent.created_at;
-	if (typeof at === 'number' && typeof sentAt === 'number' && at < sentAt) return false;
-	return true;
-}
-
-/**
- * The list order a page shows, when it shows one: two neighbours with different timestamps, or, on the
- * first page of the list, the top message against the sent one (newest first, the top is at least as
- * new as the sent message; oldest first, at most as new).
- */
-export function orderShownBy(
-	page: ChatMessage[],
-	sent: ChatMessage,
-	isTopPage: boolean,
-): ListOrder | undefined {
-	for (let i = 1; i < page.length; i++) {
-		const a = page[i - 1].created_at;
-		const b = page[i].created_at;
-		if (typeof a !== 'number' || typeof b !== 'number' || a === b) continue;
-		return a > b ? 'newest_first' : 'oldest_first';
-	}
-	const top = page[0]?.created_at;
-	const sentAt = sent.created_at;
-	if (
-		isTopPage &&
-		page[0]?.id !== sent.id &&
-		typeof top === 'number' &&
-		typeof sentAt === 'number' &&
-		top !== sentAt
-	) {
-		return top > sentAt ? 'newest_first' : 'oldest_first';
-	}
-	return undefined;
+interface ChatPage {
+	messages: ListedMessage[];
+	hasMore: boolean;
 }
 
 /** Whether the sent message still exists (one request): false when the service says it is gone,
@@ -139,14 +52,8 @@ function refusedCursor(error: unknown): boolean {
 	return ['400', '404', '410', '422'].includes(String((error as { httpCode?: unknown }).httpCode));
 }
 
-const olderThan = (message: ChatMessage, sent: ChatMessage): boolean => {
-	const at = typeof message.created_at === 'number' ? message.created_at : undefined;
-	const sentAt = typeof sent.created_at === 'number' ? sent.created_at : undefined;
-	return at !== undefined && sentAt !== undefined && at < sentAt;
-};
-
 /** Another list of the same service whose neighbours may show the order (one request). */
-export type ProbeOrder = () => Promise<ChatMessage[]>;
+export type ProbeOrder = () => Promise<ListedMessage[]>;
 
 /**
  * One per waiting item. `check()` reads what came since the sent message and returns the first reply
@@ -161,7 +68,7 @@ export class ReplyWatcher {
 	requests = 0;
 
 	constructor(
-		private readonly sent: ChatMessage,
+		private readonly sent: ListedMessage,
 		private readonly filter: ReplyFilter,
 		private readonly fetchPage: PageFetcher,
 		private readonly probeOrder?: ProbeOrder,
@@ -190,17 +97,17 @@ export class ReplyWatcher {
 	}
 
 	/** The first reply since the last check, or undefined. */
-	async check(): Promise<ChatMessage | undefined> {
+	async check(): Promise<ListedMessage | undefined> {
 		return this.newReplies(await this.read(), 1)[0];
 	}
 
 	/** Every reply since the last check, oldest first. */
-	async checkAll(): Promise<ChatMessage[]> {
+	async checkAll(): Promise<ListedMessage[]> {
 		return this.newReplies(await this.read(), Infinity);
 	}
 
 	/** What came after the sent message, oldest first. */
-	private async read(): Promise<ChatMessage[]> {
+	private async read(): Promise<ListedMessage[]> {
 		if (this.order !== 'oldest_first') {
 			const fromTop = await this.readFromTop();
 			if (fromTop !== 'order changed') return fromTop.reverse();
@@ -211,12 +118,12 @@ export class ReplyWatcher {
 	private async page(cursor: string | undefined): Promise<ChatPage> {
 		this.requests += 1;
 		const page = await this.fetchPage(cursor, CHECK_PAGE_SIZE);
-		return { messages: chatMessages(page.data), hasMore: page.hasMore };
+		return { messages: listedMessages(page.data), hasMore: page.hasMore };
 	}
 
 	/** Newest first: the messages above the sent one, newest first. */
-	private async readFromTop(): Promise<ChatMessage[] | 'order changed'> {
-		const above: ChatMessage[] = [];
+	private async readFromTop(): Promise<ListedMessage[] | 'order changed'> {
+		const above: ListedMessage[] = [];
 		let cursor: string | undefined;
 		for (let pages = 0; pages < MAX_REPLY_PAGES_PER_CHECK; pages++) {
 			const { messages, hasMore } = await this.page(cursor);
@@ -252,8 +159,8 @@ export class ReplyWatcher {
 	}
 
 	/** Oldest first: the messages after the sent one, oldest first. */
-	private async readAfterSent(): Promise<ChatMessage[]> {
-		const after: ChatMessage[] = [];
+	private async readAfterSent(): Promise<ListedMessage[]> {
+		const after: ListedMessage[] = [];
 		let cursor = this.sent.id;
 		for (let pages = 0; pages < MAX_REPLY_PAGES_PER_CHECK; pages++) {
 			const answer = await outcomeOf(this.page(cursor));
@@ -277,13 +184,13 @@ export class ReplyWatcher {
 	}
 
 	/** A page "after the sent message" holding it, or older messages: the service read the list from its start. */
-	private cursorIgnored(messages: ChatMessage[]): boolean {
+	private cursorIgnored(messages: ListedMessage[]): boolean {
 		return messages.some((m) => m.id === this.sent.id || olderThan(m, this.sent));
 	}
 
 	/** Up to `limit` replies of `oldestFirst` not examined before; the messages after the last are left for later. */
-	private newReplies(oldestFirst: ChatMessage[], limit: number): ChatMessage[] {
-		const replies: ChatMessage[] = [];
+	private newReplies(oldestFirst: ListedMessage[], limit: number): ListedMessage[] {
+		const replies: ListedMessage[] = [];
 		for (const message of oldestFirst) {
 			if (replies.length >= limit) break;
 			if (typeof message?.id !== 'string' || this.examined.has(message.id)) continue;

@@ -2,7 +2,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getRequiredId, inputError } from '../helpers/parameters';
-import { getMessageText } from './conversation';
+import { getMessageText } from '../helpers/reviewRequest';
 import { compileLinearPattern, type TextPattern } from './linearPattern';
 import { checkApprovalRules, listEntries, type ApprovalRules } from './approval';
 
@@ -59,6 +59,13 @@ export function readReplySettings(context: IExecuteFunctions, itemIndex: number)
 	const patternSource = String(
 		context.getNodeParameter('options.replyPattern', itemIndex, '') ?? '',
 	);
+	if (fromContact === '@')
+		throw inputError(
+			context,
+			itemIndex,
+			'Only From Contact',
+			'has "@" without a username after it',
+		);
 	let pattern: TextPattern | undefined;
 	if (patternSource !== '') {
 		const compiled = compileLinearPattern(patternSource);

@@ -11,7 +11,8 @@ import {
 	type ApprovalState,
 } from './approval';
 import { itemSuffix } from '../helpers/parameters';
-import type { ChatMessage, ReplyWatcher } from './replyWatcher';
+import type { ListedMessage } from '../../shared/listedMessage';
+import type { ReplyWatcher } from './replyWatcher';
 
 const approval = { show: { responseType: ['approvalByReaction', 'approvalByKeyword'] } };
 
@@ -109,7 +110,7 @@ export interface ApprovalWait {
 export function approvalWait(
 	context: IExecuteFunctions,
 	rules: ApprovalRules,
-	sent: ChatMessage,
+	sent: ListedMessage,
 	own: string[],
 	watcher: ReplyWatcher,
 	checkOptions: RequestOptions,

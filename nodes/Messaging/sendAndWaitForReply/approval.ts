@@ -4,10 +4,10 @@
  * approver wins over any number of approvals seen in the same check (a veto): a refund or a deployment
  * goes ahead only when nobody allowed said no.
  */
-import { senderOf } from '../../shared/ids';
+import { mayBeSender, namesSender, senderOf } from '../../shared/ids';
 import { reactionsFromService } from '../helpers/reactions';
 import { isNegation, keywordVote, sameWords, wordsOf } from './keywords';
-import type { ChatMessage } from './replyWatcher';
+import type { ListedMessage } from '../../shared/listedMessage';
 
 export type ApprovalMode = 'reaction' | 'keyword';
 
@@ -138,13 +138,10 @@ export class ApproverBook {
 
 	/** The id a vote counts under, or undefined when this contact may not decide; `claim` binds its entries. */
 	voter(id: string | undefined, username: string | undefined, claim: boolean): string | undefined {
-		if (id === undefined || this.own.includes(id)) return undefined;
-		if (username !== undefined && this.own.includes(username)) return undefined;
+		if (id === undefined || mayBeSender(this.own, { id, username })) return undefined;
 		if (this.entries.length === 0) return id;
 		const mine = this.entries.filter(
-			(entry) =>
-				(entry.startsWith('@') ? entry.slice(1) === username : entry === id) &&
-				(this.holders.get(entry) ?? id) === id,
+			(entry) => namesSender(entry, { id, username }) && (this.holders.get(entry) ?? id) === id,
 		);
 		if (mine.length === 0) return undefined;
 		if (claim) for (const entry of mine) this.holders.set(entry, id);
@@ -195,7 +192,7 @@ export class KeywordTally {
 		this.book = new ApproverBook(rules.approvers, own);
 	}
 
-	add(messages: ChatMessage[]): void {
+	add(messages: ListedMessage[]): void {
 		for (const message of messages) {
 			const text = typeof message.message === 'string' ? message.message : '';
 			const vote = keywordVote(text, this.rules);
