@@ -2,8 +2,10 @@
  * The order of a service's list, read from its messages: the way most adjacent pairs go, so one late or
  * bridged message does not turn it. Pure.
  */
-import type { DatedMessage } from './listedMessage';
 import type { ListOrder } from './paginate';
+
+/** A listed record as far as its order goes: a message, or any record Get Many's filters read. */
+type Dated = { created_at: number };
 
 /** How many adjacent pairs of a listing go up and down in created_at (equal pairs show nothing). */
 export interface OrderEvidence {
@@ -13,8 +15,8 @@ export interface OrderEvidence {
 
 /** The evidence of `page`, continuing after `previousLast`, added to `evidence`. */
 export function countOrder(
-	page: DatedMessage[],
-	previousLast?: DatedMessage,
+	page: Dated[],
+	previousLast?: Dated,
 	evidence: OrderEvidence = { rising: 0, falling: 0 },
 ): OrderEvidence {
 	let { rising, falling } = evidence;

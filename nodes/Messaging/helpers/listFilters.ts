@@ -4,7 +4,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { listEntries } from '../sendAndWait/approval';
+import { listEntries } from '../sendAndWaitForReply/approval';
 import type { PageFilter } from '../../shared/paginate';
 import { parseDateInput } from '../../shared/timestamps';
 import { getMessagingCredentials } from '../../shared/transport/credentials';
