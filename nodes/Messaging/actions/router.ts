@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem } from '../helpers/errorItem';
+import { addLimitHints } from '../helpers/limitHint';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
 import { isTool, withNextStep } from '../descriptions/tool';
 import { ItemsWithBinary } from '../helpers/attachments/download';
@@ -82,7 +83,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];
 		}
 	});
-	return [results.flat()];
+	const output = results.flat();
+	addLimitHints(this, run.moreThanLimit, output);
+	return [output];
 }
 
 /** Errors keep their own class (NodeApiError carries the HTTP status); anything else gets the item index. */
@@ -132,6 +135,7 @@ function newRunContext(context: IExecuteFunctions, timeoutMs: number, lane?: Lan
 	const run: RunContext = {
 		pacer,
 		conversations: new Map(),
+		moreThanLimit: [],
 		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, lane, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, run.requestOptions(itemIndex, 'list'));

@@ -36,10 +36,9 @@ export async function getMany(
 			location: 'outputPane',
 		});
 	} else if (!returnAll && result.hasMore) {
-		this.addExecutionHints({
+		// Added by the router once the output is known, unless n8n's own limit hint says it (limitHint.ts).
+		run.moreThanLimit.push({
 			message: `More ${collection} exist than the limit of ${max}${item}. Turn on Return All, or raise Limit, to get them.`,
-			type: 'info',
-			location: 'outputPane',
 		});
 	}
 	return result.records;
