@@ -56,6 +56,16 @@ export const listingOptions: INodeProperties[] = [
 	},
 ];
 
+/** On the trigger, Download Attachments also says how long a check waits for its files. */
+const triggerDownloadOptions = attachmentDownloadOptions.map((option) =>
+	option.name === 'downloadAttachments'
+		? {
+				...option,
+				description: `${option.description}. A check gives its downloads three quarters of its interval in whole seconds (at most 90 s; version 1 and Fetch Test Event: 45 s), three files at a time; a file not fetched by then is named in attachmentErrors and its message is delivered without it.`,
+			}
+		: option,
+);
+
 /** The Options collection of both versions. */
 export const optionsParameter: INodeProperties = {
 	displayName: 'Options',
@@ -63,7 +73,7 @@ export const optionsParameter: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [...listingOptions, ...attachmentDownloadOptions],
+	options: [...listingOptions, ...triggerDownloadOptions],
 };
 
 /** Version 2: what starts the workflow. */
@@ -136,7 +146,7 @@ const eventOptions: INodeProperties[] = [
 /** Version 2's Options: version 1's and those of its events. */
 export const optionsParameterV2: INodeProperties = {
 	...optionsParameter,
-	options: [...listingOptions, ...attachmentDownloadOptions, ...eventOptions].sort((a, b) =>
+	options: [...listingOptions, ...triggerDownloadOptions, ...eventOptions].sort((a, b) =>
 		a.displayName.localeCompare(b.displayName),
 	),
 };

@@ -4,6 +4,7 @@
  * reactions and attachments summarised. The newest messages are kept whole; older ones that do not fit
  * the character budget are left out, and the header says how many. Pure.
  */
+import { cutText, indentLines, oneLine } from './lines';
 import type { SimpleMessage } from './simplify';
 
 export interface Transcript {
@@ -16,20 +17,32 @@ export interface Transcript {
 	truncated: boolean;
 }
 
+/**
+ * Who wrote a message: `me` for the account, anyone else by their username (else id) on one line. A
+ * contact chooses their username, so one that reads as the account or holds the `: ` ending a speaker
+ * is written in double quotes.
+ */
+export function speakerOf(message: SimpleMessage): string {
+	if (message.from_me === true) return 'me';
+	const name = oneLine(message.from ?? '') || oneLine(message.from_id ?? '') || 'unknown';
+	const misleading = /^me$/i.test(name) || /:( |$)/.test(name) || name.startsWith('"');
+	return misleading ? JSON.stringify(name) : name;
+}
+
 /** A message's line: `[time] speaker: text (edited) [reactions: …] [attachments: …]`. */
 export function transcriptLine(message: SimpleMessage): string {
-	const speaker = message.from_me === true ? 'me' : (message.from ?? 'unknown');
 	// Continuation lines are indented, so every message still starts a line with its time.
-	const text = message.text.replace(/\r\n?/g, '\n').replace(/\n/g, '\n  ');
-	let line = `[${message.sent_at ?? 'unknown time'}] ${speaker}: ${text}`;
+	const text = indentLines(message.text, '  ');
+	let line = `[${message.sent_at ?? 'unknown time'}] ${speakerOf(message)}: ${text}`;
 	if (message.edited_at) line += ' (edited)';
 	const reactions = Object.entries(message.reacted_by).map(
-		([name, who]) => `${name} ×${who.length} (${who.join(', ')})`,
+		([name, who]) => `${oneLine(name)} ×${who.length} (${who.map(oneLine).join(', ')})`,
 	);
 	if (reactions.length > 0) line += ` [reactions: ${reactions.join('; ')}]`;
-	const files = message.attachments.map((a) =>
-		[a.name ?? 'unnamed', a.type ? `(${a.type})` : ''].filter((p) => p !== '').join(' '),
-	);
+	const files = message.attachments.map((a) => {
+		const type = oneLine(a.type ?? '');
+		return `${oneLine(a.name ?? '') || 'unnamed'}${type ? ` (${type})` : ''}`;
+	});
 	if (files.length > 0) line += ` [attachments: ${files.join(', ')}]`;
 	return line;
 }
@@ -52,11 +65,12 @@ export function buildTranscript(
 	options: { header: string; maxCharacters: number },
 ): Transcript {
 	const lines = oldestFirst(messages).map(transcriptLine);
+	const header = oneLine(options.header);
 	const kept: string[] = [];
 	let size = 0;
 	let truncated = false;
 	// The header is written last but its room is kept: it may grow by the count of left-out messages.
-	const headerRoom = options.header.length + 110;
+	const headerRoom = header.length + 110;
 	for (let i = lines.length - 1; i >= 0; i--) {
 		const room = options.maxCharacters - headerRoom - size - (kept.length > 0 ? 1 : 0);
 		if (lines[i].length <= room) {
@@ -65,8 +79,8 @@ export function buildTranscript(
 			continue;
 		}
 		if (kept.length === 0) {
-			// The newest message alone is over budget: it is cut rather than nothing returned.
-			kept.unshift(`${lines[i].slice(0, Math.max(0, room - 1))}…`);
+			// The newest message alone is over budget: it is cut (between whole characters) rather than dropped.
+			kept.unshift(`${cutText(lines[i], room - 1)}…`);
 			truncated = true;
 		}
 		break;
@@ -78,7 +92,7 @@ export function buildTranscript(
 			: '';
 	const cut = truncated ? ' The newest message was cut to fit.' : '';
 	return {
-		transcript: [`${options.header}${note}${cut}`, ...kept].join('\n'),
+		transcript: [`${header}${note}${cut}`, ...kept].join('\n'),
 		included: kept.length,
 		omitted,
 		truncated,

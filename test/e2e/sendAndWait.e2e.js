@@ -19,6 +19,8 @@ const { createChecks } = require('../../scripts/lib/checks');
 
 const TOKEN = 'e2e-sw-token-me';
 const ANN_TOKEN = 'e2e-sw-token-ann';
+const BOB_TOKEN = 'e2e-sw-token-bob';
+const EVE_TOKEN = 'e2e-sw-token-eve';
 const BROWSER =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const TYPE = 'n8n-nodes-messaging.messaging';
@@ -114,7 +116,12 @@ async function main() {
 	fs.mkdirSync(user, { recursive: true });
 
 	const sandbox = await createSandbox({
-		tokens: { [TOKEN]: 'ct_me', [ANN_TOKEN]: 'ct_ann' },
+		tokens: {
+			[TOKEN]: 'ct_me',
+			[ANN_TOKEN]: 'ct_ann',
+			[BOB_TOKEN]: 'ct_bob',
+			[EVE_TOKEN]: 'ct_eve',
+		},
 		seed: 'none',
 	}).start();
 	const { store } = sandbox;
@@ -123,6 +130,8 @@ async function main() {
 	const questions = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const elsewhere = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const log = store.createConversation({ contact_id: 'ct_bob' }).id;
+	const votes = store.createConversation({ contact_id: 'ct_ann' }).id;
+	store.addContact({ id: 'ct_eve', username: 'ct_ann' }); // names herself after ann's ID
 	const logged = (tag) =>
 		store
 			.listMessages({ conversation_id: log })
@@ -206,6 +215,7 @@ async function main() {
 								fieldOptions: { values: [{ option: 'ID seen' }, { option: 'Receipt seen' }] },
 							},
 							{ fieldLabel: HOSTILE, fieldType: 'text' },
+							{ fieldLabel: 'Refund on', fieldType: 'date' },
 						],
 					},
 				},
@@ -221,6 +231,22 @@ async function main() {
 					message: 'Deploy 2.4 to production?',
 					responseType: 'approvalByReaction',
 					approvers: 'ct_ann',
+					replyTimeout: 120,
+					checkInterval: 0.5,
+				},
+				log,
+			),
+			webhookWorkflow(
+				'e2eSwKeyword001',
+				'keyword',
+				{
+					resource: 'message',
+					operation: 'sendAndWaitForReply',
+					conversationId: byId(votes),
+					message: 'Refund order 7 (90 EUR)?',
+					responseType: 'approvalByKeyword',
+					approvers: 'ct_ann, ct_bob',
+					approvalsRequired: 2,
 					replyTimeout: 120,
 					checkInterval: 0.5,
 				},
@@ -390,17 +416,32 @@ async function main() {
 		);
 
 		await check(
-			'Send and Wait for Response, Custom Form: a person fills in n8n’s form page in Chromium; the output is { data: { <label>: value, respondedAt } }',
+			'Send and Wait for Response, Custom Form: hand-made POSTs of 0x10, " 1e3 " and 2026-02-31 get a 400 naming the field and decide nothing; a person fills in n8n’s form page in Chromium; the output is { data: { <label>: value, respondedAt } }',
 			async () => {
 				await start('customform');
 				const request = await requestIn(approvals, /^Refund order 1042\?/);
+				const link = linkIn(request.message, 'Respond');
+				for (const [fields, problem] of [
+					[{ 'field-0': '0x10' }, '&quot;Amount&quot; must be a number'],
+					[{ 'field-0': ' 1e3 ' }, '&quot;Amount&quot; must be a number'],
+					[{ 'field-0': '1', 'field-3': '2026-02-31' }, '&quot;Refund on&quot; must be a date'],
+				]) {
+					const body = new FormData(); // multipart, as the page posts it
+					for (const [name, value] of Object.entries(fields)) body.append(name, value);
+					const refused = await open(link, { method: 'POST', body });
+					assert.equal(refused.status, 400, JSON.stringify(fields));
+					assert.ok((await refused.text()).includes(problem), JSON.stringify(fields));
+				}
+				await new Promise((r) => setTimeout(r, 1000));
+				assert.deepEqual(logged('customform'), []); // still waiting
 				await withChromium(async (page) => {
-					await page.goto(linkIn(request.message, 'Respond').href);
+					await page.goto(link.href);
 					assert.deepEqual(logged('customform'), []);
-					await page.fill('#field-0', '12.5');
+					await page.fill('#field-0', '1e3'); // HTML's exponent form, as a browser sends it
 					await page.check('#field-1-0');
 					await page.check('#field-1-1');
 					await page.fill('#field-2', 'x<y');
+					await page.fill('#field-3', '2028-02-29');
 					await page.click('button[type=submit]');
 					await page.waitForSelector('text=Got it, thanks');
 				});
@@ -411,9 +452,10 @@ async function main() {
 				);
 				const { respondedAt, ...fields } = out.data;
 				assert.deepEqual(fields, {
-					Amount: 12.5,
+					Amount: 1000,
 					Checks: ['ID seen', 'Receipt seen'],
 					[HOSTILE]: 'x<y',
+					'Refund on': '2028-02-29',
 				});
 				assert.match(respondedAt, /^\d{4}-\d\d-\d\dT/);
 				assert.equal(out.sentMessageId, request.id);
@@ -452,6 +494,33 @@ async function main() {
 				assert.deepEqual(out.approvedBy, ['ct_ann']);
 				assert.deepEqual(out.declinedBy, []);
 				assert.equal(out.timedOut, false);
+			},
+		);
+
+		await check(
+			'Send and Wait for Reply, Approval by Keyword: ct_eve (username ct_ann) and "do_not_approve" do not count; Bob and Ann do',
+			async () => {
+				await start('keyword');
+				const question = await requestIn(votes, /^Refund order 7/);
+				assert.match(
+					question.message,
+					/Reply "approve" or "approved" \(nothing else\) to approve, /,
+				);
+				await post(ANN_TOKEN, votes, 'do_not_approve');
+				await post(EVE_TOKEN, votes, 'approve'); // before: counted for ct_ann
+				await post(BOB_TOKEN, votes, 'approve');
+				await new Promise((r) => setTimeout(r, 2000)); // a few checks: one approval of the two
+				assert.deepEqual(logged('keyword'), []);
+				await post(ANN_TOKEN, votes, 'Approved!');
+				const [out] = await waitFor(
+					'the approval',
+					() => logged('keyword').length && logged('keyword'),
+					30_000,
+				);
+				assert.equal(out.approved, true);
+				assert.deepEqual(out.approvedBy, ['ct_bob', 'ct_ann']);
+				assert.deepEqual(out.declinedBy, []);
+				assert.equal(out.sent.id, question.id);
 			},
 		);
 

@@ -23,4 +23,13 @@ async function startSandbox(options = {}) {
 const wire = (sandbox) =>
 	sandbox.requests.map((r) => ({ method: r.method, url: r.path + r.query, body: r.body }));
 
-module.exports = { startSandbox, byId, wire, TOKEN, BASE_URL_PASSWORD };
+/** An empty sandbox with one contact, ann, and her conversation (conv_00000001); the request log cleared. */
+async function startWithAnn() {
+	const started = await startSandbox({ seed: 'none' });
+	started.sandbox.store.addContact({ id: 'ct_ann', username: 'ann' });
+	started.sandbox.store.createConversation({ contact_id: 'ct_ann' });
+	started.sandbox.clearRequests();
+	return started;
+}
+
+module.exports = { startSandbox, startWithAnn, byId, wire, TOKEN, BASE_URL_PASSWORD };

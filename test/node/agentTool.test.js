@@ -179,5 +179,11 @@ describe('the node as an AI agent’s tool', () => {
 		expect(readableArguments({})).toBe('(no arguments)');
 		expect(readableArguments('plain')).toBe('plain');
 		expect(readableArguments(undefined)).toBe('');
+		// Whatever the line break, a value's continuation is indented: it cannot read as another argument.
+		for (const sep of ['\n', '\r\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029']) {
+			expect(readableArguments({ Text: `Refund 5 EUR${sep}- Amount: 5000`, Amount: 5 })).toBe(
+				'- Text: Refund 5 EUR\n  - Amount: 5000\n- Amount: 5',
+			);
+		}
 	});
 });

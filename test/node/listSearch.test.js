@@ -2,6 +2,7 @@
 /** The "From List" pickers, as the editor calls them: labels, search, paging through the service. */
 const { searchList } = require('../harness/n8n');
 const { startSandbox } = require('../harness/sandbox');
+const { messageLabel } = require('../../dist/nodes/Messaging/methods/listSearch');
 
 let sandbox;
 let credentials;
@@ -83,5 +84,13 @@ describe('Message picker', () => {
 		expect(
 			(await searchList('searchMessages', { credentials, filter: 'msg_00000002' })).results,
 		).toHaveLength(1);
+	});
+
+	test('a label is one line, its text cut at 60 between whole characters', () => {
+		const label = messageLabel({
+			contact: { id: 'ct_eve', username: 'eve\u2028\u202e' },
+			message: `${'a'.repeat(59)}${'😀'.repeat(5)}`,
+		});
+		expect(label).toBe(`eve: ${'a'.repeat(59)}…`);
 	});
 });

@@ -1,57 +1,30 @@
 'use strict';
 /**
  * Send and Wait for Response through n8n-core: the request message on the wire with n8n's signed
- * links, the execution parked with putExecutionToWait, and the webhook side (a click, the form) through
- * n8n-core's WebhookContext. n8n's own check of the signature is exercised end to end (test/e2e).
+ * links, the execution parked with putExecutionToWait, and the webhook side (a click) through
+ * n8n-core's WebhookContext; the Custom Form in sendAndWaitForm.test.js. n8n's own check of the
+ * signature is exercised end to end (test/e2e).
  */
-// n8n-core's own copy of the DI container, where it registered its InstanceSettings.
-const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] }));
-const { InstanceSettings, validateUrlSignature } = require('n8n-core');
 const { WAIT_INDEFINITELY } = require('n8n-workflow');
-const { runMessagingNode, startMessagingRun, callMessagingWebhook } = require('../harness/n8n');
-const { startSandbox, byId, wire } = require('../harness/sandbox');
+const { runMessagingNode, callMessagingWebhook } = require('../harness/n8n');
+const { byId, wire } = require('../harness/sandbox');
+const {
+	INBOX,
+	NODE_ID,
+	startInbox,
+	parameters,
+	inboxHelpers,
+	linkIn,
+	pathAndQuery,
+	signatureIsValid,
+} = require('../harness/sendAndWait');
 
 let sandbox;
 let credentials;
 let store;
-const INBOX = 'conv_00000001';
-const NODE_ID = '8d1e0c52-1f4b-4a8e-9c57-2f9a4b7d1e01';
-
-beforeEach(async () => {
-	({ sandbox, credentials } = await startSandbox({ seed: 'none' }));
-	store = sandbox.store;
-	store.addContact({ id: 'ct_ann', username: 'ann' });
-	store.createConversation({ contact_id: 'ct_ann' });
-	sandbox.clearRequests();
-});
+beforeEach(async () => ({ sandbox, credentials, store } = await startInbox()));
 afterEach(() => sandbox.stop());
-
-const parameters = (extra = {}) => ({
-	resource: 'message',
-	operation: 'sendAndWait',
-	conversationId: byId(INBOX),
-	message: 'Archive the conversation with Ann?',
-	...extra,
-});
-
-async function park(extra, input) {
-	return await startMessagingRun({
-		parameters: parameters(extra),
-		input,
-		credentials,
-		nodeId: NODE_ID,
-	}).done;
-}
-
-const requestText = () => store.listMessages({ conversation_id: INBOX }).map((m) => m.message);
-const linkIn = (text, label) => new URL(new RegExp(`^${label}: (\\S+)$`, 'm').exec(text)[1]);
-const pathAndQuery = (url) => url.pathname + url.search;
-const signatureIsValid = (url) =>
-	validateUrlSignature(
-		url.searchParams.get('signature'),
-		url,
-		Container.get(InstanceSettings).hmacSignatureSecret,
-	);
+const { park, requestText } = inboxHelpers(() => ({ credentials, store }));
 
 describe('Send and Wait for Response: the request', () => {
 	test('Approval: sends the message with n8n-signed approve and decline links, parks the execution', async () => {
@@ -400,144 +373,4 @@ describe('Send and Wait for Response: the webhook', () => {
 			'&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&amp;amp;',
 		);
 	});
-});
-
-describe('Send and Wait for Response: Custom Form', () => {
-	const formFields = {
-		values: [
-			{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
-			{ fieldLabel: 'Reason', fieldType: 'textarea', placeholder: 'Why?' },
-			{ fieldLabel: 'Contact', fieldType: 'email' },
-			{ fieldLabel: 'Refund on', fieldType: 'date' },
-			{
-				fieldLabel: 'Channel',
-				fieldType: 'dropdown',
-				fieldOptions: { values: [{ option: 'Card' }, { option: 'Bank' }] },
-			},
-			{
-				fieldLabel: 'Checks',
-				fieldType: 'checkbox',
-				fieldOptions: { values: [{ option: 'ID seen' }, { option: 'Receipt seen' }] },
-			},
-			{ fieldLabel: 'respondedAt', fieldType: 'text' },
-		],
-	};
-	const extra = {
-		responseType: 'customForm',
-		formFields,
-		options: { messageButtonLabel: 'Fill in', responseFormTitle: 'Refund' },
-	};
-	const open = (url, options) =>
-		callMessagingWebhook({
-			parameters: parameters(extra),
-			credentials,
-			url: pathAndQuery(url),
-			nodeId: NODE_ID,
-			...options,
-		});
-
-	test('one signed link; GET serves the form; POST outputs { data: { <label>: value, respondedAt } }', async () => {
-		await park(extra);
-		const link = linkIn(requestText()[0], 'Fill in');
-		expect(signatureIsValid(link)).toBe(true);
-		const sentMessageId = store.listMessages({ conversation_id: INBOX })[0].id;
-
-		const form = await open(link);
-		expect(form.status).toBe(200);
-		expect(form.result).toEqual({ noWebhookResponse: true });
-		expect(form.body).toContain('<h1>Refund</h1>');
-		expect(form.body).toContain(
-			'<input type="number" step="any" id="field-0" name="field-0" required>',
-		);
-		expect(form.body).toContain(
-			'<textarea id="field-1" name="field-1" placeholder="Why?"></textarea>',
-		);
-		expect(form.body).toContain('<input type="email" id="field-2" name="field-2">');
-		expect(form.body).toContain('<input type="date" id="field-3" name="field-3">');
-		expect(form.body).toContain(
-			'<option value="Card">Card</option><option value="Bank">Bank</option>',
-		);
-		expect(form.body).toContain('name="field-5" value="Receipt seen"');
-
-		const missing = await open(link, { method: 'POST', body: { 'field-1': 'x' } });
-		expect(missing.status).toBe(400);
-		expect(missing.result).toEqual({ noWebhookResponse: true });
-		expect(missing.body).toContain('&quot;Amount&quot; is required.');
-		const notOffered = await open(link, {
-			method: 'POST',
-			body: { 'field-0': '1', 'field-4': 'Cash' },
-		});
-		expect(notOffered.status).toBe(400);
-		expect(notOffered.result).toEqual({ noWebhookResponse: true });
-
-		const posted = await open(link, {
-			method: 'POST',
-			body: {
-				'field-0': '12.5',
-				'field-1': 'Damaged <box>',
-				'field-2': 'ann@example.com',
-				'field-3': '2026-12-01',
-				'field-4': 'Bank',
-				'field-5': ['ID seen', 'Receipt seen'],
-				'field-6': 'my own',
-			},
-		});
-		expect(posted.status).toBe(200);
-		expect(posted.result.workflowData[0][0].json).toEqual({
-			data: {
-				Amount: 12.5,
-				Reason: 'Damaged <box>',
-				Contact: 'ann@example.com',
-				'Refund on': '2026-12-01',
-				Channel: 'Bank',
-				Checks: ['ID seen', 'Receipt seen'],
-				// set last, as n8n's own nodes do: a field of that name cannot stand in for the server's time
-				respondedAt: expect.not.stringMatching(/^my own$/),
-			},
-			sentMessageId,
-		});
-		// n8n puts multipart fields under data; an optional field left empty is '' (a number: null, a list: []).
-		const multipart = await open(link, { method: 'POST', body: { data: { 'field-0': '3' } } });
-		expect(multipart.result.workflowData[0][0].json.data).toEqual({
-			Amount: 3,
-			Reason: '',
-			Contact: '',
-			'Refund on': '',
-			Channel: '',
-			Checks: [],
-			respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-		});
-	});
-
-	test.each([
-		[{ values: [] }, 'Form Fields has no fields'],
-		[
-			{ values: [{ fieldLabel: ' ', fieldType: 'text' }] },
-			'Form Fields field 1 has no Field Label',
-		],
-		[
-			{ values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] },
-			'Form Fields field 2 ("A") has the same label as another field',
-		],
-		[
-			{ values: [{ fieldLabel: 'A', fieldType: 'colour' }] },
-			'Form Fields field 1 ("A") has an unknown Field Type "colour" (one of text, number, email, date, dropdown, checkbox, textarea, password)',
-		],
-		[
-			{
-				values: [
-					{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } },
-				],
-			},
-			'Form Fields field 1 ("A") has no Field Options',
-		],
-	])(
-		'an invalid form definition %j: an error naming the field and the item, nothing sent',
-		async (fields, message) => {
-			const { error, waitTill } = await park({ responseType: 'customForm', formFields: fields });
-			expect(error.message).toBe(message);
-			expect(waitTill).toBeUndefined();
-			expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
-		},
-	);
 });

@@ -7,8 +7,11 @@
 const path = require('node:path');
 const { runMessagingNode, startMessagingRun } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
-const { keywordVote, stateFromReactions, decide, wordsOf } = require(
+const { stateFromReactions, decide } = require(
 	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWait/approval.js'),
+);
+const { keywordVote, wordsOf } = require(
+	path.join(__dirname, '../../dist/nodes/Messaging/sendAndWait/keywords.js'),
 );
 
 let sandbox;
@@ -178,6 +181,15 @@ describe('Approval by Reaction', () => {
 			{ responseType: 'approvalByKeyword', approveWords: '!!' },
 			'Approve Words "!!" has no letters or digits to match as a word',
 		],
+		[{ approvers: 'ct_ann, @' }, 'Approvers has "@" without a username after it'],
+		[
+			{ responseType: 'approvalByKeyword', approveWords: 'approve, not bad' },
+			'Approve Words "not bad" holds "not", a negation: a reply with a negation never approves',
+		],
+		[
+			{ responseType: 'approvalByKeyword', approveWords: 'ship it, hold on', declineWords: 'hold' },
+			'Approve Words "hold on" holds the decline word "hold": a reply with a decline word never approves',
+		],
 	])(
 		'bad input %j: an error naming the field and the item, nothing sent',
 		async (extra, message) => {
@@ -192,19 +204,24 @@ describe('Approval by Keyword', () => {
 	const keyword = (extra) => parameters({ responseType: 'approvalByKeyword', ...extra });
 	const say = (who, message) => store.sendMessage(who, { conversation_id: INBOX, message });
 
-	test('a whole word from an allowed approver decides; quoted text, a word inside another, self and others do not', async () => {
-		const run = startMessagingRun({ parameters: keyword({ approvers: 'ann, bob' }), credentials });
+	test('the approve word alone from an allowed approver decides; quoted text, other words, self and others do not', async () => {
+		const run = startMessagingRun({
+			parameters: keyword({ approvers: '@ann, @bob' }),
+			credentials,
+		});
 		await after(() => {
 			say('ct_me', 'approve'); // the account itself
 			say('ct_cy', 'APPROVE'); // not an approver
 			say('ct_ann', '> approve\nwhat does this refund cover?'); // quoting is not approving
 			say('ct_ann', 'disapproved of by legal? unapproved?'); // the word inside another word
+			say('ct_ann', 'Approved, go ahead.'); // the word among others
+			say('ct_ann', 'approve_later'); // one word as people read it
 		});
-		await after(() => say('ct_bob', 'Approved, go ahead.'), 2);
+		await after(() => say('ct_bob', 'Approved!'), 2);
 		const { items } = await run.done;
 		expect(items[0].json).toMatchObject({
 			sent: {
-				message: `${QUESTION}\n\nReply "approve" or "approved" to approve, or "decline" or "declined" to decline.`,
+				message: `${QUESTION}\n\nReply "approve" or "approved" (nothing else) to approve, or "decline" or "declined" to decline.`,
 			},
 			approved: true,
 			approvedBy: ['ct_bob'],
@@ -213,7 +230,7 @@ describe('Approval by Keyword', () => {
 		});
 	});
 
-	test('a message holding both words declines; a later word of the same approver replaces the earlier', async () => {
+	test('a later reply of the same approver replaces the earlier: approve, then a decline', async () => {
 		const run = startMessagingRun({ parameters: keyword({ approvalsRequired: 2 }), credentials });
 		await after(() => say('ct_ann', 'approve'));
 		await after(() => say('ct_ann', 'approve? no wait, decline'), 2);
@@ -224,16 +241,75 @@ describe('Approval by Keyword', () => {
 			declinedBy: ['ct_ann'],
 		});
 	});
+
+	test('an unclear reply ("don’t approve yet") takes the approver’s earlier approval back', async () => {
+		const run = startMessagingRun({ parameters: keyword({ approvalsRequired: 2 }), credentials });
+		await after(() => say('ct_ann', 'approve'));
+		await after(() => say('ct_ann', 'wait, don’t approve yet'), 2);
+		await after(() => say('ct_bob', 'approve'), 2); // one approval of the two
+		await after(() => say('ct_cy', 'approve'), 2);
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			approved: true,
+			approvedBy: ['ct_bob', 'ct_cy'],
+			declinedBy: [],
+		});
+	});
+
+	test('impersonation: a contact whose username is an approver’s ID never votes for that approver', async () => {
+		store.addContact({ id: 'ct_eve', username: 'ct_ann' });
+		const run = startMessagingRun({
+			parameters: keyword({ approvers: 'ct_ann, ct_bob', approvalsRequired: 2 }),
+			credentials,
+		});
+		await after(() => say('ct_eve', 'approve'));
+		await after(() => say('ct_bob', 'approve'), 2);
+		await after(() => say('ct_ann', 'approve'), 2); // until here, one approval of the two
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			approved: true,
+			approvedBy: ['ct_bob', 'ct_ann'],
+			declinedBy: [],
+		});
+	});
+
+	test('@username entries: an entry counts for the first contact voting through it, and a contact once', async () => {
+		const run = startMessagingRun({
+			parameters: keyword({ approvers: 'ct_ann, @ann, @bob', approvalsRequired: 2 }),
+			credentials,
+		});
+		await after(() => say('ct_ann', 'approve')); // through ct_ann and @ann: one approval
+		await after(() => {
+			store.addContact({ id: 'ct_eve', username: 'ann' });
+			say('ct_eve', 'approve'); // @ann counts for ct_ann already
+		}, 2);
+		await after(() => say('ct_bob', 'approve'), 2);
+		const { items } = await run.done;
+		expect(items[0].json).toMatchObject({
+			approved: true,
+			approvedBy: ['ct_ann', 'ct_bob'],
+			declinedBy: [],
+		});
+	});
 });
 
 describe('pure rules', () => {
-	test('words: case-insensitive, whole words of any script, phrases in a row', () => {
-		expect(wordsOf('Ship-it, LGTM! Ça va')).toEqual(['ship-it', 'lgtm', 'ça', 'va']);
+	test('words: case-insensitive, whole words of any script as people read them, phrases in a row', () => {
+		expect(wordsOf('Ship-it, LGTM! Ça va; do_not_approve, don’t')).toEqual([
+			'ship-it',
+			'lgtm',
+			'ça',
+			'va',
+			'do_not_approve',
+			"don't",
+		]);
 		const rules = { approve: ['ship it', 'lgtm'], decline: ['hold'] };
-		expect(keywordVote('ok ship it', rules)).toBe('approve');
+		expect(keywordVote('Ship it!', rules)).toBe('approve');
+		expect(keywordVote('ok ship it', rules)).toBeUndefined();
 		expect(keywordVote('shipit', rules)).toBeUndefined();
 		expect(keywordVote('LGTM', rules)).toBe('approve');
-		expect(keywordVote('lgtm but HOLD', rules)).toBe('decline');
+		expect(keywordVote('HOLD', rules)).toBe('decline');
+		expect(keywordVote('lgtm but HOLD', rules)).toBe('unclear');
 		expect(keywordVote('threshold', rules)).toBeUndefined();
 	});
 

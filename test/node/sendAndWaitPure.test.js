@@ -9,6 +9,7 @@ const { requestMessageText, waitTillFrom, hasSignature, resumeMarker } = require
 const { orderShownBy, isReply, ReplyWatcher } = require(path.join(dist, 'replyWatcher.js'));
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
 const { requestMessageId } = require(path.join(dist, 'webhook.js'));
+const { readSubmission } = require(path.join(dist, 'formFields.js'));
 
 describe('links', () => {
 	test('the request text: the message, a blank line, one "Label: url" line per link', () => {
@@ -195,5 +196,87 @@ describe('the request message among those holding its link', () => {
 		expect(requestMessageId(holding, '', 'ct_ann')).toBe('request');
 		expect(requestMessageId(holding.slice(0, 1), '', 'ct_ann')).toBeNull();
 		expect(requestMessageId([], '', '')).toBeNull();
+	});
+});
+
+describe('a Custom Form answer: numbers and dates only as a browser sends them', () => {
+	const fields = [
+		{ label: 'Amount', type: 'number', required: false, options: [], multiselect: false },
+		{ label: 'Refund on', type: 'date', required: false, options: [], multiselect: false },
+	];
+	const submit = (amount, date) =>
+		readSubmission(fields, { 'field-0': amount, 'field-1': date }, (i) => `field-${i}`);
+	const amount = (value) => submit(value, '').data?.Amount;
+
+	// HTML's "valid floating-point number": an input type=number sends nothing else (the exponent included).
+	test.each([
+		['12.5', 12.5],
+		['-3', -3],
+		['0', 0],
+		['-0', 0],
+		['007', 7],
+		['.5', 0.5],
+		['-.5', -0.5],
+		['1e3', 1000],
+		['1E-2', 0.01],
+		['2e+2', 200],
+		['', null],
+	])('number %j is %j', (value, expected) => {
+		expect(Object.is(amount(value), expected)).toBe(true);
+	});
+
+	test.each([
+		'0x10',
+		' 1e3 ',
+		'1e3 ',
+		'\t5',
+		'+1',
+		'1.',
+		'1,5',
+		'1_000',
+		'0b1',
+		'0o7',
+		'--1',
+		'1e',
+		'e3',
+		'.',
+		'-',
+		'12abc',
+		'Infinity',
+		'NaN',
+		'1e400',
+		'١٢',
+	])('number %j is refused, naming the field', (value) => {
+		expect(submit(value, '')).toEqual({
+			problem: '"Amount" must be a number (like 12.5, -3 or 1e3).',
+		});
+	});
+
+	test.each(['2026-12-31', '2024-02-29', '2000-02-29', '0001-01-01', '9999-12-31', ''])(
+		'date %j is kept as sent',
+		(value) => {
+			expect(submit('', value)).toEqual({ data: { Amount: null, 'Refund on': value } });
+		},
+	);
+
+	test.each([
+		'2026-02-31',
+		'2026-02-29',
+		'2100-02-29',
+		'2026-04-31',
+		'2026-13-01',
+		'2026-00-10',
+		'2026-01-00',
+		'0000-01-01',
+		'2026-1-5',
+		'26-01-05',
+		' 2026-01-05',
+		'2026-01-05T00:00',
+		'+002026-01-05',
+		'２０２６-01-05',
+	])('date %j is refused, naming the field', (value) => {
+		expect(submit('', value)).toEqual({
+			problem: '"Refund on" must be a date that exists, as YYYY-MM-DD.',
+		});
 	});
 });

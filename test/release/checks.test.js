@@ -67,6 +67,45 @@ describe('links check', () => {
 		],
 		['a missing CHANGELOG', { 'CHANGELOG.md': null }, 'CHANGELOG.md is missing'],
 		[
+			'a broken anchor in a docs page',
+			{ 'docs/b.md': '# B\n\nSee [a](a.md#second-part).\n' },
+			'docs/b.md: a.md#second-part (no heading #second-part in docs/a.md)',
+		],
+		[
+			'a broken in-page anchor in a nested docs page',
+			{ 'docs/guides/c.md': '# C\n\n[up](#top)\n' },
+			'docs/guides/c.md: #top (no heading #top',
+		],
+		[
+			'a docs page the index does not list',
+			{ 'docs/README.md': '# Docs\n\n[A](a.md#first-part)\n', 'docs/b.md': '# B\n' },
+			'docs/README.md does not list docs/b.md',
+		],
+		[
+			'a docs page linking a source file that moved',
+			{
+				'nodes/shared/transport/pacing/pacer.ts': '',
+				'docs/b.md': '# B\n\n[the pacer](../nodes/shared/transport/pacer.ts)\n',
+			},
+			'docs/b.md: ../nodes/shared/transport/pacer.ts (no such file)',
+		],
+		[
+			'a docs page naming in code a source file that moved',
+			{
+				'nodes/shared/transport/pacing/pacer.ts': '',
+				'docs/b.md': '# B\n\nThe pace (`nodes/shared/transport/pacer.ts`).\n',
+			},
+			'docs/b.md: `nodes/shared/transport/pacer.ts` (no such file: moved or renamed?)',
+		],
+		[
+			'a layout block naming a file by a tail that no longer ends any file',
+			{
+				'nodes/shared/transport/pacing/pacer.ts': '',
+				'docs/b.md': '# B\n\n```\nnodes/shared/\n  transport/pacer.ts   the pace\n```\n',
+			},
+			'docs/b.md: `transport/pacer.ts` (no such file: moved or renamed?)',
+		],
+		[
 			'a codex URL of another repository',
 			{
 				'nodes/Messaging/Messaging.node.json': JSON.stringify({
@@ -99,6 +138,21 @@ describe('links check', () => {
 		const result = run('links.mjs', repoWith(files));
 		expect(result.status).toBe(1);
 		expect(result.stderr).toContain(message);
+	});
+
+	test('files named in code are checked only when they are ours, and not in the CHANGELOG', () => {
+		const result = run(
+			'links.mjs',
+			repoWith({
+				'nodes/shared/transport/pacing/pacer.ts': '',
+				'docs/b.md':
+					"# B\n\n`pacing/pacer.ts`, `nodes/shared/transport/pacing/pacer.ts:12`, n8n's `packages/cli/src/server.ts`\n",
+				'CHANGELOG.md':
+					'# Changelog\n\n## [Unreleased]\n\n- moved `nodes/shared/transport/pacer.ts`\n',
+			}),
+		);
+		expect(result.stderr).toBe('');
+		expect(result.status).toBe(0);
 	});
 
 	test('links inside code are not links', () => {

@@ -33,7 +33,9 @@ const bytesOf = (item, field) => Buffer.from(item.binary[field].data, 'base64').
 const parameters = { interval: 5, unit: 'seconds', options: { downloadAttachments: true } };
 
 test('v2: each message its files; a dropped download is retried; a file that keeps failing is recorded, the message delivered once', async () => {
-	host = await createTriggerHost({ credentials, parameters }).start();
+	// The second origin is on loopback, an internal address (test/node/attachmentAddresses.test.js).
+	const options = { ...parameters.options, allowPrivateAddresses: true };
+	host = await createTriggerHost({ credentials, parameters: { ...parameters, options } }).start();
 	const here = sandbox.addFile('first file', 'one.txt', 'text/plain');
 	const far = sandbox.addFile('far file', 'far.txt', 'text/plain', { other: true });
 	sendWith('with files', [{ name: 'one.txt', url: here }, { url: far }]);

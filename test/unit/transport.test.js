@@ -184,6 +184,8 @@ describe('the service’s own error text', () => {
 		[{ type: 'about:blank', title: 'Conflict', status: 409 }, 'Conflict'],
 		[['first', 'second'], 'first; second'],
 		[{ errors: ['x'.repeat(300)] }, `${'x'.repeat(200)}…`],
+		// Cut between whole characters: never half an emoji (a lone surrogate strict decoders reject).
+		[{ errors: [`${'x'.repeat(199)}${'😀'.repeat(50)}`] }, `${'x'.repeat(199)}…`],
 		['{"error":{"message":"from text"}}', 'from text'],
 		[
 			'<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>',

@@ -138,6 +138,24 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 		expect(next.next.messages).toHaveLength(1);
 	});
 
+	test('an edit of a long text: before.message is cut between whole characters, truncated only when cut', () => {
+		const edit = (text) => {
+			const first = watchChanges(undefined, [msg('a', 10, { message: text })], {
+				kinds: new Set(['messageEdited']),
+				isNewMessage,
+			});
+			const [change] = watchChanges(first.next, [msg('a', 10, { message: 'edited' })], {
+				kinds: new Set(['messageEdited']),
+			}).changes;
+			return change.before;
+		};
+		const emoji = `${'y'.repeat(WATCHED_TEXT_CHARS - 1)}${'😀'.repeat(10)}`;
+		expect(edit(emoji)).toEqual({ message: 'y'.repeat(WATCHED_TEXT_CHARS - 1), truncated: true });
+		const exact = 'z'.repeat(WATCHED_TEXT_CHARS);
+		expect(edit(exact)).toEqual({ message: exact });
+		expect(edit(`${exact}!`)).toEqual({ message: exact, truncated: true });
+	});
+
 	test('reaction sets read from an array of maps or one map, reactors as ids or contact objects', () => {
 		expect(reactionPairs([{ a: ['1'] }, { b: [{ id: 2 }] }])).toEqual(['a\n1', 'b\n2']);
 		expect(reactionPairs({ a: ['1', '1'] })).toEqual(['a\n1']);

@@ -43,7 +43,7 @@ const timeoutOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 600 },
 	default: DEFAULT_TIMEOUT_SECONDS,
 	description:
-		'How long one request may wait for the complete answer. A read that times out is retried; a send that times out is reported, never repeated.',
+		'How long one request may wait for the complete answer. A read that times out is retried; a send that times out is reported, never repeated. With Download Attachments, also how long each file may take in all, redirects, retries and every byte included.',
 };
 
 function parallelRequestsOption(defaultValue: number, note: string): INodeProperties {

@@ -2,8 +2,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { collectRecords, MAX_PAGES, servicePages, type ListQuery } from '../../shared/paginate';
 import type { RunContext } from '../types';
+import { readExtraFields } from './extraFields';
 import { getPositiveInteger, itemSuffix } from './parameters';
 import { isTool, TOOL_MAX_LIMIT } from '../descriptions/tool';
+
+/** The query parameters Get Many sets itself, which Extra Query Parameters may not replace. */
+const SET_BY_NODE = {
+	messages: ['limit', 'starting_after', 'conversation_id'],
+	conversations: ['limit', 'starting_after', 'archived', 'muted', 'pinned', 'group_id'],
+};
 
 /** Get Many for either collection: Return All pages through the cursor, else up to Limit. */
 export async function getMany(
@@ -20,7 +27,9 @@ export async function getMany(
 	}
 	// An AI agent's tool result stays bounded: Return All or a larger Limit is lowered, not refused.
 	if (isTool(this)) max = Math.min(max, TOOL_MAX_LIMIT);
-	const fetchPage = servicePages(this, collection, filters, run.requestOptions(itemIndex));
+	const extra = readExtraFields(this, itemIndex, 'extraQueryParameters', SET_BY_NODE[collection]);
+	const query = { ...filters, ...extra };
+	const fetchPage = servicePages(this, collection, query, run.requestOptions(itemIndex));
 	const result = await collectRecords(fetchPage, max);
 	const item = itemSuffix(this, itemIndex);
 	if (result.stalled) {

@@ -6,6 +6,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { indentLines } from '../../shared/lines';
+
 const TOOL_PARAMETERS = /\{\{\s*\$tool\.parameters\s*\}\}/g;
 
 /** Pure: the tool's arguments, one `- name: value` line each (text as is, other values as JSON). */
@@ -15,7 +17,8 @@ export function readableArguments(value: unknown): string {
 	}
 	const lines = Object.entries(value as Record<string, unknown>).map(([name, v]) => {
 		const text = typeof v === 'string' ? v : JSON.stringify(v);
-		return `- ${name}: ${String(text).replace(/\n/g, '\n  ')}`;
+		// Indented after every line break, so an argument cannot show a line that reads as another one.
+		return `- ${name}: ${indentLines(String(text), '  ')}`;
 	});
 	return lines.length > 0 ? lines.join('\n') : '(no arguments)';
 }

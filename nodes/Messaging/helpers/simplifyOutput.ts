@@ -43,8 +43,10 @@ export function simplifyRecords(
 				...context,
 				own: [...own, ...sentBy],
 			}) as IDataObject;
-			// Skip If Already Sent's mark survives Simplify: a workflow reads it to tell a reply not sent twice.
-			return record.alreadySent === true ? { ...message, alreadySent: true } : message;
+			// Skip If Already Sent's mark and a split text's parts survive Simplify: workflows read them.
+			if (record.alreadySent === true) message.alreadySent = true;
+			if (Array.isArray(record.parts)) message.parts = record.parts;
+			return message;
 		}
 		return simplifyMessage(record, context) as IDataObject;
 	});

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { cutText, oneLine } from '../../shared/lines';
 import { searchPage } from '../../shared/listSearch';
 
 export { searchConversations } from '../../shared/listSearch';
@@ -8,8 +9,8 @@ export { searchConversations } from '../../shared/listSearch';
 export function messageLabel(message: IDataObject): string {
 	const contact = message.contact as IDataObject | undefined;
 	const sender = contact?.username ?? contact?.id ?? '?';
-	const text = String(message.message ?? '').replace(/\s+/g, ' ');
-	return `${String(sender)}: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+	const text = oneLine(String(message.message ?? ''));
+	return `${oneLine(String(sender))}: ${text.length > 60 ? `${cutText(text, 60)}…` : text}`;
 }
 
 /** Messages of the conversation chosen in the same node (all conversations when there is none). */

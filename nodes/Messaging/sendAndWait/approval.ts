@@ -4,15 +4,16 @@
  * approver wins over any number of approvals seen in the same check (a veto): a refund or a deployment
  * goes ahead only when nobody allowed said no.
  */
-import { idText, senderOf } from '../../shared/ids';
+import { senderOf } from '../../shared/ids';
 import { reactionsFromService } from '../helpers/reactions';
+import { isNegation, keywordVote, sameWords, wordsOf } from './keywords';
 import type { ChatMessage } from './replyWatcher';
 
 export type ApprovalMode = 'reaction' | 'keyword';
 
 export interface ApprovalRules {
 	mode: ApprovalMode;
-	/** Contact ids or usernames; empty: anyone but the account itself. */
+	/** Contact ids, or `@` and a username; empty: anyone but the account itself. */
 	approvers: string[];
 	required: number;
 	approve: string[];
@@ -47,6 +48,8 @@ export function checkApprovalRules(
 			field: 'Approvals Required',
 			problem: `must be a whole number of at least 1 (got ${rules.required})`,
 		};
+	if (rules.approvers.includes('@'))
+		return { field: 'Approvers', problem: 'has "@" without a username after it' };
 	if (rules.approvers.length > 0 && rules.required > new Set(rules.approvers).size) {
 		return {
 			field: 'Approvals Required',
@@ -88,18 +91,65 @@ export function checkApprovalRules(
 			field: declineField,
 			problem: `"${both}" is also an approve ${rules.mode === 'reaction' ? 'reaction' : 'word'}`,
 		};
+	return rules.mode === 'keyword' ? checkApproveWords(rules) : undefined;
+}
+
+/** An approve word holding a negation or a decline word could never approve: said at once. */
+function checkApproveWords(rules: ApprovalRules): { field: string; problem: string } | undefined {
+	for (const phrase of rules.approve) {
+		const words = wordsOf(phrase);
+		const negation = words.find(isNegation);
+		if (negation !== undefined)
+			return {
+				field: 'Approve Words',
+				problem: `"${phrase}" holds "${negation}", a negation: a reply with a negation never approves`,
+			};
+		const decline = rules.decline.find((d) => holdsWords(words, wordsOf(d)));
+		if (decline !== undefined)
+			return {
+				field: 'Approve Words',
+				problem: `"${phrase}" holds the decline word "${decline}": a reply with a decline word never approves`,
+			};
+	}
 	return undefined;
+}
+
+function holdsWords(words: string[], part: string[]): boolean {
+	return words.some((_, i) => sameWords(words.slice(i, i + part.length), part));
 }
 
 function normalized(entry: string, mode: ApprovalMode): string {
 	return mode === 'reaction' ? entry : wordsOf(entry).join(' ');
 }
 
-/** Whether `who` (a reactor, or a sender's id and username) may decide. */
-function allowed(who: Array<string | undefined>, own: string[], approvers: string[]): boolean {
-	const names = who.filter((w): w is string => w !== undefined && w !== '');
-	if (names.length === 0 || names.some((n) => own.includes(n))) return false;
-	return approvers.length === 0 || names.some((n) => approvers.includes(n));
+/**
+ * Who may decide, and for which Approvers entry. An entry is a contact ID, matched by ID only (never by a
+ * username, which its owner chooses), or `@` and a username (the second way). An entry counts for one contact:
+ * the first whose vote came through it; a contact counts once, whatever entries it matches.
+ */
+export class ApproverBook {
+	/** entry → the contact id it counts for */
+	private readonly holders = new Map<string, string>();
+
+	constructor(
+		private readonly entries: string[],
+		private readonly own: string[],
+	) {}
+
+	/** The id a vote counts under, or undefined when this contact may not decide; `claim` binds its entries. */
+	voter(id: string | undefined, username: string | undefined, claim: boolean): string | undefined {
+		if (id === undefined || this.own.includes(id)) return undefined;
+		if (username !== undefined && this.own.includes(username)) return undefined;
+		if (this.entries.length === 0) return id;
+		const mine = this.entries.filter(
+			(entry) =>
+				(entry.startsWith('@') ? entry.slice(1) === username : entry === id) &&
+				(this.holders.get(entry) ?? id) === id,
+		);
+		if (mine.length === 0) return undefined;
+		if (claim) for (const entry of mine) this.holders.set(entry, id);
+		return id;
+	}
 }
 
 /** The decision, once there is one: any decline by an approver, or enough approvals. */
@@ -119,69 +169,42 @@ export function stateFromReactions(
 	own: string[],
 ): ApprovalState {
 	const map = reactionsFromService(reactions);
+	// A reactor is named by ID: `@username` entries never match one.
+	const book = new ApproverBook(rules.approvers, own);
 	const reactorsOf = (names: string[]) =>
-		[...new Set(names.flatMap((n) => map[n] ?? []))].filter((r) =>
-			allowed([r], own, rules.approvers),
+		[...new Set(names.flatMap((n) => map[n] ?? []))].filter(
+			(r) => book.voter(r, undefined, true) !== undefined,
 		);
 	const declinedBy = reactorsOf(rules.decline);
 	const approvedBy = reactorsOf(rules.approve).filter((r) => !declinedBy.includes(r));
 	return { approvedBy, declinedBy };
 }
 
-/** Lower-cased words (letters and digits of any script); `'` and `-` inside a word keep it whole. */
-export function wordsOf(text: string): string[] {
-	return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
-}
-
-/** Text a person wrote, without quoted lines (`> …`): quoting "approve" is not approving. */
-export function ownText(message: string): string {
-	return message
-		.split(/\r?\n/)
-		.filter((line) => !/^\s*>/.test(line))
-		.join('\n');
-}
-
-/** Whether `words` holds `phrase` (one or more words) as whole words in a row. */
-function holdsPhrase(words: string[], phrase: string[]): boolean {
-	for (let i = 0; i + phrase.length <= words.length; i++) {
-		if (phrase.every((w, j) => words[i + j] === w)) return true;
-	}
-	return false;
-}
-
-/** What a message says: 'decline' when it holds a decline word (even beside an approve word), else 'approve'. */
-export function keywordVote(
-	text: string,
-	rules: Pick<ApprovalRules, 'approve' | 'decline'>,
-): 'approve' | 'decline' | undefined {
-	const words = wordsOf(ownText(text));
-	if (rules.decline.some((d) => holdsPhrase(words, wordsOf(d)))) return 'decline';
-	if (rules.approve.some((a) => holdsPhrase(words, wordsOf(a)))) return 'approve';
-	return undefined;
-}
-
 /**
- * Approval by Keyword: each approver's latest vote, from the messages read so far (oldest first). A person
- * who first approves and then declines is declining.
+ * Approval by Keyword: each approver's latest vote, from the messages read so far (oldest first), under the
+ * sender's id. A person who first approves and then declines is declining; an unclear reply takes a vote back.
  */
 export class KeywordTally {
 	private readonly votes = new Map<string, 'approve' | 'decline'>();
+	private readonly book: ApproverBook;
 
 	constructor(
 		private readonly rules: ApprovalRules,
-		private readonly own: string[],
-	) {}
+		own: string[],
+	) {
+		this.book = new ApproverBook(rules.approvers, own);
+	}
 
 	add(messages: ChatMessage[]): void {
 		for (const message of messages) {
+			const text = typeof message.message === 'string' ? message.message : '';
+			const vote = keywordVote(text, this.rules);
+			if (vote === undefined) continue;
 			const { id, username } = senderOf(message);
-			if (!allowed([id, username], this.own, this.rules.approvers)) continue;
-			const vote = keywordVote(
-				typeof message.message === 'string' ? message.message : '',
-				this.rules,
-			);
-			const voter = id ?? username ?? idText(message.contact);
-			if (vote && voter) this.votes.set(voter, vote);
+			const voter = this.book.voter(id, username, vote !== 'unclear');
+			if (voter === undefined) continue;
+			if (vote === 'unclear') this.votes.delete(voter);
+			else this.votes.set(voter, vote);
 		}
 	}
 
@@ -199,5 +222,5 @@ export function instructionLine(rules: ApprovalRules): string {
 		return `React with ${quote(rules.approve)} to approve${decline}.`;
 	}
 	const decline = rules.decline.length > 0 ? `, or ${quote(rules.decline)} to decline` : '';
-	return `Reply ${quote(rules.approve)} to approve${decline}.`;
+	return `Reply ${quote(rules.approve)} (nothing else) to approve${decline}.`;
 }

@@ -36,7 +36,7 @@ export const approvalProperties: INodeProperties[] = [
 			{
 				name: 'Approval by Keyword',
 				value: 'approvalByKeyword',
-				description: 'Approvers reply with an approve or decline word',
+				description: 'Approvers reply with an approve word alone, or a decline word',
 			},
 		],
 	},
@@ -45,9 +45,9 @@ export const approvalProperties: INodeProperties[] = [
 		name: 'approvers',
 		type: 'string',
 		default: '',
-		placeholder: 'ct_123, ann',
+		placeholder: 'ct_123, @ann',
 		description:
-			'Contact IDs or usernames who may decide, separated by commas. Empty: anyone but the account itself.',
+			'Who may decide, separated by commas: a contact ID (ct_123), or @ and a username (@ann). An ID matches only the contact with that ID, never a username. A username can be changed by its owner, so prefer IDs; reactions name contacts by ID, so @ entries never match a reaction. Each entry counts for one contact (the first to vote through it), each contact once. Empty: anyone but the account itself.',
 		displayOptions: approval,
 	},
 	{
@@ -83,7 +83,7 @@ export const approvalProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'approve, approved',
 		description:
-			'Words (or phrases) that approve when a reply holds one as a whole word, any case, outside quoted lines; separated by commas',
+			'Words or phrases that approve, separated by commas. A reply approves only when it is one of them alone, any case, punctuation and emoji aside (not a no sign such as 👎 or ❌): "Approved!" approves; "approve?", "I approve", "don\'t approve" and "approve_later" do not. Quoted lines (> …) are ignored.',
 		displayOptions: { show: { responseType: ['approvalByKeyword'] } },
 	},
 	{
@@ -92,7 +92,7 @@ export const approvalProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'decline, declined',
 		description:
-			'Words (or phrases) that decline; a reply holding both an approve and a decline word declines. Empty: no decline.',
+			'Words or phrases that decline, separated by commas: a reply declines when it holds one as whole words ("Declined, too risky"), unless negated ("not declined") or asked ("decline?"). A reply with an approve word too (not negated or asked) decides nothing. An unclear reply (a keyword negated, asked or beside its opposite) takes back its sender\'s earlier vote. Empty: no decline.',
 		displayOptions: { show: { responseType: ['approvalByKeyword'] } },
 	},
 ];

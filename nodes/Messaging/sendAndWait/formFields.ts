@@ -166,12 +166,33 @@ export function readFormFields(raw: unknown): FormField[] | { problem: string } 
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** HTML's "valid floating-point number", all a browser's number input sends: no spaces, `+`, hex or `Infinity`. */
+const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A Number field's value as a browser sends it (`12.5`, `-3`, `.5`, `1e3`), else undefined. */
+export function formNumber(value: string): number | undefined {
+	if (!NUMBER.test(value)) return undefined;
+	const number = Number(value);
+	// As HTML parses it: a value that rounds to infinity is refused, and -0 is 0.
+	return Number.isFinite(number) ? number + 0 : undefined;
+}
+
+/** Whether a Date field's value is a day of the calendar as YYYY-MM-DD (year 0001 to 9999). */
+export function isFormDate(value: string): boolean {
+	const match = DATE.exec(value);
+	if (!match) return false;
+	const [year, month, day] = match.slice(1).map(Number);
+	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+	const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+	return year >= 1 && days !== undefined && day >= 1 && day <= days;
+}
 
 /**
  * A submitted form (urlencoded or multipart: n8n puts multipart fields under `data`) as
  * `{ data: { <label>: value } }`: a number for Number (null when empty), a list for checkboxes and multiple choice,
- * text otherwise. Returns a problem sentence for the person when the answer does not fit the form.
+ * text otherwise. Numbers and dates only as a browser's inputs send them: a hand-made POST gets no more leeway.
+ * Returns a problem sentence for the person when the answer does not fit the form.
  */
 export function readSubmission(
 	fields: FormField[],
@@ -196,14 +217,14 @@ export function readSubmission(
 		}
 		const value = given[0] ?? '';
 		if (field.type === 'number') {
-			const number = Number(value);
-			if (value !== '' && !Number.isFinite(number))
-				return { problem: `"${field.label}" must be a number.` };
-			answer[field.label] = value === '' ? null : number;
+			const number = formNumber(value);
+			if (value !== '' && number === undefined)
+				return { problem: `"${field.label}" must be a number (like 12.5, -3 or 1e3).` };
+			answer[field.label] = number ?? null;
 		} else if (value !== '' && field.type === 'email' && !EMAIL.test(value.trim())) {
 			return { problem: `"${field.label}" must be an email address.` };
-		} else if (value !== '' && field.type === 'date' && !DATE.test(value)) {
-			return { problem: `"${field.label}" must be a date (YYYY-MM-DD).` };
+		} else if (value !== '' && field.type === 'date' && !isFormDate(value)) {
+			return { problem: `"${field.label}" must be a date that exists, as YYYY-MM-DD.` };
 		} else if (value !== '' && field.type === 'dropdown' && !field.options.includes(value)) {
 			return { problem: `"${field.label}" has a choice that is not offered.` };
 		} else {

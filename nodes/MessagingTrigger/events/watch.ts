@@ -4,6 +4,7 @@
  * filter, so a change to a message older than the window is not seen.
  */
 import { idText, sentByOneOf } from '../../shared/ids';
+import { cutText } from '../../shared/lines';
 import { timestampValue } from '../../shared/timestamps';
 import { shortHash } from '../v2/deliveryLedger';
 import type { TriggerMessage } from '../pollState';
@@ -15,7 +16,7 @@ export interface WatchedMessage {
 	id: string;
 	createdAt: number;
 	updatedAt: number | null;
-	/** Hash of the whole text, and its first WATCHED_TEXT_CHARS characters. */
+	/** Hash of the whole text, and its start: at most WATCHED_TEXT_CHARS characters, whole ones. */
 	hash: string;
 	text: string;
 	/** `<name>\n<reactor>` pairs, sorted. */
@@ -74,7 +75,7 @@ export function watched(message: TriggerMessage): WatchedMessage {
 		createdAt: message.created_at,
 		updatedAt: updatedAt ?? null,
 		hash: shortHash(text),
-		text: text.slice(0, WATCHED_TEXT_CHARS),
+		text: cutText(text, WATCHED_TEXT_CHARS),
 		reactions: reactionPairs(message.reactions),
 	};
 }
@@ -117,7 +118,8 @@ export function watchChanges(
 				message,
 				before: {
 					message: then.text,
-					...(then.text.length >= WATCHED_TEXT_CHARS ? { truncated: true as const } : {}),
+					// The kept start is the whole text when its hash is the whole text's.
+					...(shortHash(then.text) !== then.hash ? { truncated: true as const } : {}),
 				},
 				after: { message: textOf(message) },
 			});

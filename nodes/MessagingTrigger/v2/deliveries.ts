@@ -14,7 +14,7 @@ import {
 import { checkEvents } from '../events/check';
 import { readDeliveryAgain } from '../events/readAgain';
 import { messageItems, type MessageOutputSettings } from '../output';
-import { downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
+import { downloadBudget, downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
 import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
 import type { KnownConversations } from '../ownContact';
 import {
@@ -157,6 +157,7 @@ export class TriggerDeliveries {
 	}
 
 	async check(): Promise<void> {
+		const downloads = downloadBudget(this.settings.intervalMs);
 		const context = this.requestContext();
 		const { options } = this.settings;
 		const credentials = await getMessagingCredentials.call(context);
@@ -187,7 +188,7 @@ export class TriggerDeliveries {
 				);
 				continue;
 			}
-			await downloadTriggerAttachments(context as ITriggerFunctions, messages);
+			await downloadTriggerAttachments(context as ITriggerFunctions, messages, downloads);
 			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
 		}
 		if (this.stopping) return;
@@ -227,6 +228,7 @@ export class TriggerDeliveries {
 		await downloadTriggerAttachments(
 			context as ITriggerFunctions,
 			planned.flatMap((d) => d.messages),
+			downloads,
 		);
 		if (this.stopping) return;
 

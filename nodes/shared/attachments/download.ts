@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, credentialData } from '../transport/credentials';
 import { normalizeBaseUrl } from '../transport/url';
+import { checkedTarget } from './addressCheck';
 import {
 	attachmentMimeType,
 	attachmentName,
@@ -20,6 +21,7 @@ import {
 	checkSize,
 	DownloadError,
 	fetchWithRetries,
+	forOneFile,
 	type DownloadContext,
 	type DownloadSettings,
 } from './fetchFile';
@@ -38,65 +40,49 @@ export async function downloadMessageAttachments(
 	settings: DownloadSettings,
 	itemIndex?: number,
 ): Promise<IBinaryKeyData> {
-	const { binary, failures } = await downloadEach(context, message, settings, true);
-	if (failures.length > 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`${failures[0]}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
-			{
-				itemIndex,
-				description:
-					'Download Attachments fetches each attachment from its URL field (option Attachment URL Field) or its inline base64 data.',
-			},
-		);
-	}
-	return binary;
-}
-
-/**
- * Every attachment that can be downloaded, and a sentence for each that cannot (for the trigger, which
- * delivers the message whatever happens to its files).
- */
-export async function downloadMessageAttachmentsRecordingFailures(
-	context: DownloadContext,
-	message: IDataObject,
-	settings: DownloadSettings,
-): Promise<{ binary: IBinaryKeyData; failures: string[] }> {
-	return await downloadEach(context, message, settings, false);
-}
-
-async function downloadEach(
-	context: DownloadContext,
-	message: IDataObject,
-	settings: DownloadSettings,
-	stopAtFirstFailure: boolean,
-): Promise<{ binary: IBinaryKeyData; failures: string[] }> {
 	const attachments = Array.isArray(message.attachments) ? message.attachments : [];
 	const binary: IBinaryKeyData = {};
-	const failures: string[] = [];
 	for (const [index, attachment] of attachments.entries()) {
 		try {
-			binary[binaryFieldName(settings.prefix ?? BINARY_PREFIX, index)] = await downloadOne(
+			binary[binaryFieldName(settings.prefix ?? BINARY_PREFIX, index)] = await downloadAttachment(
 				context,
 				attachment,
 				settings,
 			);
 		} catch (error) {
-			const name = attachmentName(attachment);
-			failures.push(
-				`Attachment ${index} of message ${String(message.id ?? '(no id)')}${name ? ` (${name})` : ''} could not be downloaded: ${(error as Error).message}`,
-			);
-			if (stopAtFirstFailure) break;
+			const why = failureText(message, index, attachment, (error as Error).message);
+			const text = `${why}${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`;
+			const failure = new NodeOperationError(context.getNode(), text, {
+				itemIndex,
+				description:
+					'Download Attachments fetches each attachment from its URL field (option Attachment URL Field) or its inline base64 data.',
+			});
+			// n8n swaps a message holding an error code (EPERM, ECONNRESET…, even in a file name) for its own.
+			failure.message = text;
+			throw failure;
 		}
 	}
-	return { binary, failures };
+	return binary;
 }
 
-async function downloadOne(
+/** "Attachment 1 of message msg_42 (report.pdf) could not be downloaded: <why>". */
+export function failureText(
+	message: IDataObject,
+	index: number,
+	attachment: unknown,
+	why: string,
+): string {
+	const name = attachmentName(attachment);
+	return `Attachment ${index} of message ${String(message.id ?? '(no id)')}${name ? ` (${name})` : ''} could not be downloaded: ${why}`;
+}
+
+/** One attachment as binary data, within its own timeout (and the batch's deadline, if any). */
+export async function downloadAttachment(
 	context: DownloadContext,
 	attachment: unknown,
 	settings: DownloadSettings,
 ): Promise<IBinaryData> {
+	settings = forOneFile(settings);
 	const source = attachmentSource(attachment, settings.urlField);
 	const fileName = attachmentName(attachment);
 	const mimeType = attachmentMimeType(attachment);
@@ -111,6 +97,7 @@ async function downloadOne(
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
 	let target = downloadTarget(source.url, baseUrl);
 	for (let hop = 0; ; hop++) {
+		target = await checkedTarget(context, target, settings);
 		if ('problem' in target) {
 			const what = hop === 0 ? `its ${source.field}` : 'it redirects to an address that';
 			throw new DownloadError(`${what} ${target.problem}`, false);

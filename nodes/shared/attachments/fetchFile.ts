@@ -1,4 +1,4 @@
-/** One file fetched over HTTP: retried, redirects returned to the caller, the body read within the size limit and the timeout. */
+/** One file fetched over HTTP: retried, redirects returned to the caller, the body read within the size limit and the deadline. */
 import type {
 	ICredentialsDecrypted,
 	IDataObject,
@@ -10,7 +10,11 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../transport/credentials';
+import { describeN8nSsrfRefusal } from './addressPolicy';
+import { DownloadError, networkProblem, readBody, type EndReason, type StreamLike } from './body';
 import { describeSize, describeUrl } from './encoding';
+
+export { DownloadError } from './body';
 
 export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions;
 
@@ -19,23 +23,28 @@ export interface DownloadSettings {
 	urlField: string;
 	/** Bytes; Infinity for none. */
 	limit: number;
-	/** How long the answer may pause (no byte arriving) before the download fails. */
+	/** How long one file may take in all: redirects, retries and every byte of its body. */
 	timeoutMs: number;
+	/** Epoch ms when the download ends whatever its timeout (the trigger's check; one file's end). */
+	deadline?: number;
+	/** The timeout as errors name it; by default "the Timeout of N s". */
+	timeoutName?: string;
 	/** Binary field names: prefix + index. */
 	prefix?: string;
+	/** Internal addresses off the Base URL's origin are fetched (addressCheck.ts). */
+	allowPrivateAddresses?: boolean;
 }
 
 /** Attempts for one file when the connection drops, times out, or the answer is a 5xx or 429. */
 const MAX_DOWNLOAD_ATTEMPTS = 3;
 
-/** Raised for a file that cannot be downloaded; `retryable` when a later try may succeed. */
-export class DownloadError extends Error {
-	constructor(
-		message: string,
-		readonly retryable: boolean,
-	) {
-		super(message);
-	}
+/** Content-Encoding values that leave the bytes as they are (axios removes the ones it decodes). */
+const PLAIN_ENCODINGS = ['', 'identity'];
+
+/** The settings of one file, its deadline set from now: its timeout, within the batch's deadline. */
+export function forOneFile(settings: DownloadSettings): DownloadSettings {
+	const own = Date.now() + settings.timeoutMs;
+	return { ...settings, deadline: Math.min(own, settings.deadline ?? own) };
 }
 
 /** Over the Max Attachment Size option: refused, not retried. */
@@ -59,21 +68,25 @@ export async function fetchWithRetries(
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await fetchOnce(context, target, settings, credentials);
-		} catch (error) {
+		} catch (caught) {
+			// n8n's SSRF protection refusing the address is final, and said as such.
+			const refusal = describeN8nSsrfRefusal(caught, target.url);
+			const error = refusal ? new DownloadError(refusal, false) : caught;
 			const retryable = !(error instanceof DownloadError) || error.retryable;
-			if (!retryable || attempt >= MAX_DOWNLOAD_ATTEMPTS) {
+			const backoff = 250 * 2 ** (attempt - 1);
+			if (!retryable || attempt >= MAX_DOWNLOAD_ATTEMPTS || !hasTime(settings, backoff)) {
 				throw error instanceof DownloadError
 					? error
-					: new DownloadError(`${describeUrl(target.url)} failed (${networkCode(error)})`, true);
+					: new DownloadError(`${describeUrl(target.url)} ${networkProblem(error)}`, true);
 			}
-			await sleep(250 * 2 ** (attempt - 1));
+			await sleep(backoff);
 		}
 	}
 }
 
-interface StreamLike {
-	on(event: string, listener: (...args: unknown[]) => void): unknown;
-	destroy(error?: Error): unknown;
+/** Whether a retry after `waitMs` would still start before the file's deadline. */
+function hasTime(settings: DownloadSettings, waitMs: number): boolean {
+	return settings.deadline === undefined || Date.now() + waitMs < settings.deadline;
 }
 
 /** One GET: a redirect's target, or the whole body within the limit; the token only when `withToken`. */
@@ -83,109 +96,113 @@ async function fetchOnce(
 	settings: DownloadSettings,
 	credentials: ICredentialsDecrypted,
 ): Promise<Answer> {
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url: target.url,
-		encoding: 'stream',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// Followed here, one hop at a time, so the token is sent only to the Base URL's origin.
-		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: settings.timeoutMs,
-	};
-	const response = (
-		target.withToken
-			? await context.helpers.httpRequestWithAuthentication.call(
-					context,
-					CREDENTIAL_TYPE,
-					options,
-					{
-						credentialsDecrypted: credentials,
-					},
-				)
-			: await context.helpers.httpRequest(options)
-	) as { body: StreamLike; headers: IDataObject; statusCode: number };
-	const { statusCode: status, headers, body } = response;
-	if (status >= 300 && status < 400 && typeof headers.location === 'string') {
-		body.destroy();
-		return { location: headers.location };
+	const deadline = settings.deadline ?? Date.now() + settings.timeoutMs;
+	const attempt = startAttempt(context, settings, deadline);
+	try {
+		if (deadline <= Date.now()) throw attempt.ended('no answer');
+		const options: IHttpRequestOptions = {
+			method: 'GET',
+			url: target.url,
+			encoding: 'stream',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// Followed here, one hop at a time, so the token is sent only to the Base URL's origin.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+			timeout: Math.max(1, deadline - Date.now()),
+			abortSignal: attempt.signal,
+		};
+		const response = (await (
+			target.withToken
+				? attempt.context.helpers.httpRequestWithAuthentication.call(
+						attempt.context,
+						CREDENTIAL_TYPE,
+						options,
+						{ credentialsDecrypted: credentials },
+					)
+				: attempt.context.helpers.httpRequest(options)
+		).catch((error: unknown) => {
+			if (attempt.signal.aborted || Date.now() >= deadline) throw attempt.ended('no answer');
+			throw error;
+		})) as { body: StreamLike; headers: IDataObject; statusCode: number };
+		const { statusCode: status, headers, body } = response;
+		if (status >= 300 && status < 400 && typeof headers.location === 'string') {
+			body.destroy();
+			return { location: headers.location };
+		}
+		if (status < 200 || status >= 300) {
+			body.destroy();
+			throw new DownloadError(
+				`${describeUrl(target.url)} answered ${status}`,
+				status === 429 || status >= 500,
+			);
+		}
+		const encoding = String(headers['content-encoding'] ?? '')
+			.trim()
+			.toLowerCase();
+		if (!PLAIN_ENCODINGS.includes(encoding)) {
+			body.destroy();
+			throw new DownloadError(
+				`it is sent with Content-Encoding ${encoding.slice(0, 40)}, which n8n cannot decode`,
+				false,
+			);
+		}
+		const declared = Number(headers['content-length']);
+		if (Number.isFinite(declared)) checkSize(declared, settings.limit);
+		return {
+			bytes: await readBody(
+				body,
+				settings.limit,
+				Number.isFinite(declared) ? declared : undefined,
+				attempt.signal,
+				attempt.ended,
+			),
+			contentType:
+				typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
+		};
+	} finally {
+		attempt.end();
 	}
-	if (status < 200 || status >= 300) {
-		body.destroy();
-		throw new DownloadError(
-			`${describeUrl(target.url)} answered ${status}`,
-			status === 429 || status >= 500,
-		);
-	}
-	const declared = Number(headers['content-length']);
-	if (Number.isFinite(declared)) checkSize(declared, settings.limit);
-	return {
-		bytes: await readBody(body, settings, Number.isFinite(declared) ? declared : undefined),
-		contentType: typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
-	};
 }
 
 /**
- * The body as one buffer: of the announced length when there is one (each chunk copied into it once),
- * never past the limit, failing when no byte arrives for the timeout.
+ * One attempt's signal: aborted at the file's deadline or when the run stops, which ends n8n's request
+ * and destroys its socket. n8n passes a context's own cancel signal to the request in place of the
+ * options' one, so the request runs under a context whose cancel signal is this one.
  */
-async function readBody(
-	stream: StreamLike,
-	settings: DownloadSettings,
-	declared: number | undefined,
-): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
-	let size = 0;
-	let lastByteAt = Date.now();
-	const finished = new AbortController();
-	try {
-		return await new Promise<Buffer>((resolve, reject) => {
-			const fail = (error: DownloadError) => {
-				stream.destroy();
-				reject(error);
-			};
-			void (async () => {
-				while (!finished.signal.aborted) {
-					await sleep(settings.timeoutMs, finished.signal).catch(() => undefined);
-					if (!finished.signal.aborted && Date.now() - lastByteAt >= settings.timeoutMs)
-						fail(new DownloadError(`no data for ${settings.timeoutMs / 1000} s`, true));
-				}
-			})();
-			stream.on('data', (chunk) => {
-				const bytes = chunk as Buffer;
-				lastByteAt = Date.now();
-				size += bytes.length;
-				if (size > settings.limit) {
-					fail(
-						new DownloadError(
-							`it is over the limit of ${describeSize(settings.limit)} (option Max Attachment Size)`,
-							false,
-						),
-					);
-				} else if (whole) {
-					if (size > whole.length) fail(new DownloadError('it is longer than announced', true));
-					else bytes.copy(whole, size - bytes.length);
-				} else chunks.push(bytes);
-			});
-			stream.on('error', (error) =>
-				reject(new DownloadError(`the connection failed (${networkCode(error)})`, true)),
-			);
-			stream.on('end', () => {
-				if (whole && size !== whole.length)
-					reject(new DownloadError('the answer ended before its announced length', true));
-				else resolve(whole ?? Buffer.concat(chunks));
-			});
-		});
-	} finally {
-		finished.abort();
-	}
+function startAttempt(context: DownloadContext, settings: DownloadSettings, deadline: number) {
+	const timer = new AbortController();
+	const stopped =
+		'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+	const signal = stopped ? AbortSignal.any([timer.signal, stopped]) : timer.signal;
+	const wait = new AbortController();
+	const remaining = deadline - Date.now();
+	if (remaining <= 0) timer.abort();
+	else
+		void sleep(remaining, wait.signal).then(
+			() => timer.abort(),
+			() => {},
+		);
+	const scoped = Object.create(context) as DownloadContext;
+	Object.defineProperty(scoped, 'getExecutionCancelSignal', { value: () => signal });
+	const ended: EndReason = (progress) =>
+		stopped?.aborted
+			? new DownloadError('the run was stopped', false)
+			: new DownloadError(`it took longer than ${timeoutName(settings)} (${progress})`, false);
+	return {
+		signal,
+		context: scoped,
+		ended,
+		end: () => {
+			wait.abort();
+			timer.abort();
+		},
+	};
 }
 
-/** A network error's code; never its message, which may hold a signed URL's query. */
-function networkCode(error: unknown): string {
-	const { code } = (error ?? {}) as { code?: unknown };
-	return typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? code : 'network error';
+function timeoutName(settings: DownloadSettings): string {
+	return (
+		settings.timeoutName ?? `the Timeout of ${Number((settings.timeoutMs / 1000).toFixed(1))} s`
+	);
 }

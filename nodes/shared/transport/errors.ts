@@ -2,6 +2,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { cutText } from '../lines';
 import { redact } from './redact';
 import { MAX_WAIT_PER_RETRY_MS } from './headers/retryAfter';
 import type { Failure, RetryPolicy } from './retry';
@@ -10,7 +11,7 @@ import type { Failure, RetryPolicy } from './retry';
 const MAX_ERROR_TEXT = 200;
 
 const short = (text: string) =>
-	text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
+	text.length > MAX_ERROR_TEXT ? `${cutText(text, MAX_ERROR_TEXT)}…` : text;
 
 const nonEmpty = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;

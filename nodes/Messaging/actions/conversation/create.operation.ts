@@ -3,6 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
+import { extraBodyFields } from '../../descriptions/extraFields';
+import { readExtraFields } from '../../helpers/extraFields';
 import { getOptionalId, inputError } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 
@@ -38,6 +40,7 @@ const properties: INodeProperties[] = [
 		description: 'The group the conversation belongs to',
 		displayOptions: { show: { createWith: ['group'] } },
 	},
+	extraBodyFields,
 	optionsCollection({ isoTimestamps: true }),
 ];
 
@@ -62,12 +65,13 @@ export async function execute(
 			label,
 			'is empty (a conversation needs a contact or a group)',
 		);
+	const extra = readExtraFields(this, itemIndex, 'extraBodyFields', ['contact_id', 'group_id']);
 	return await messagingApiRequest.call(
 		this,
 		{
 			method: 'POST',
 			path: ['conversations'],
-			body: createWith === 'group' ? { group_id: id } : { contact_id: id },
+			body: { ...(createWith === 'group' ? { group_id: id } : { contact_id: id }), ...extra },
 		},
 		run.requestOptions(itemIndex, 'record'),
 	);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
+import { extraQueryParameters } from '../../descriptions/extraFields';
 import { getMany } from '../../helpers/getMany';
 import { getOptionalId } from '../../helpers/parameters';
 import { simplifyFields } from '../../descriptions/simplify';
@@ -41,6 +42,7 @@ const properties: INodeProperties[] = [
 			onlyFilter('pinned', 'pinned'),
 		],
 	},
+	extraQueryParameters,
 	...simplifyFields('conversations'),
 	optionsCollection({ isoTimestamps: true }),
 ];

@@ -43,7 +43,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: 200 },
 				default: DEFAULT_MAX_CHARACTERS,
 				description:
-					'Character budget of the transcript (about 4 characters a token). The newest messages are kept whole; older ones that do not fit are left out and counted in the first line.',
+					'Character budget of the transcript (about 4 characters a token; counted as UTF-16 units, so most emoji count 2). The newest messages are kept whole; older ones that do not fit are left out and counted in the first line; a newest message over the budget is cut between whole characters.',
 			},
 			{
 				displayName: 'Since',

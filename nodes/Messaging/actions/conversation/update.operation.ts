@@ -3,6 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormValue } from '../../../shared/transport/form';
 import { optionsCollection } from '../../descriptions/common';
+import { extraBodyFields } from '../../descriptions/extraFields';
+import { readExtraFields } from '../../helpers/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
 import {
 	dateToTimestamp,
@@ -55,6 +57,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	extraBodyFields,
 	optionsCollection({ isoTimestamps: true }),
 ];
 
@@ -97,7 +100,13 @@ export async function execute(
 			);
 		}
 	}
-	if (Object.keys(body).length === 0) {
+	const extra = readExtraFields(this, itemIndex, 'extraBodyFields', [
+		'pinned_message_id',
+		'is_pinned',
+		'is_muted',
+		'archived_at',
+	]);
+	if (Object.keys(body).length === 0 && Object.keys(extra).length === 0) {
 		throw inputError(
 			this,
 			itemIndex,
@@ -105,5 +114,5 @@ export async function execute(
 			'is empty: add at least one field to change',
 		);
 	}
-	return await putConversation.call(this, itemIndex, run, conversationId, body);
+	return await putConversation.call(this, itemIndex, run, conversationId, { ...body, ...extra });
 }

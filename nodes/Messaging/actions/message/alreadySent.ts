@@ -58,16 +58,18 @@ function createdAt(record: IDataObject): number | undefined {
 }
 
 /**
- * The account's message with `text` sent after `answered` in `conversationId`, if any. "The
- * account's": from the credential's own contact when set, else from anyone but the answered message's sender.
+ * For each text, the account's message with that text sent after `answered` in `conversationId`, if any
+ * (each message found once: a text split into parts may repeat a part). "The account's": from the
+ * credential's own contact when set, else from anyone but the answered message's sender.
  */
 export async function findAlreadySent(
 	this: IExecuteFunctions,
 	options: RequestOptions,
-	search: { conversationId: string; text: string; answered: string },
+	search: { conversationId: string; texts: string[]; answered: string },
 	ownContactId: string | undefined,
-): Promise<IDataObject | undefined> {
-	const { conversationId, text, answered } = search;
+): Promise<Array<IDataObject | undefined>> {
+	const { conversationId, texts, answered } = search;
+	const none = texts.map(() => undefined);
 	const fetchPage = servicePages(
 		this as unknown as RequestContext,
 		'messages',
@@ -83,20 +85,20 @@ export async function findAlreadySent(
 	}
 	// Not found (deleted, or far down the conversation): nothing tells what came after it; send.
 	const since = original && createdAt(original);
-	if (original === undefined || since === undefined) return undefined;
+	if (original === undefined || since === undefined) return none;
 	const answeredSender = senderOf(original).id;
 	const fromAccount = (record: IDataObject) =>
 		ownContactId
 			? sentByOneOf(record, [ownContactId])
 			: answeredSender !== undefined && senderOf(record).id !== answeredSender;
-	return listed.find((record) => {
+	const candidates = listed.filter((record) => {
 		const at = createdAt(record);
-		return (
-			String(record.id) !== answered &&
-			record.message === text &&
-			at !== undefined &&
-			at >= since &&
-			fromAccount(record)
-		);
+		return String(record.id) !== answered && at !== undefined && at >= since && fromAccount(record);
+	});
+	const used = new Set<IDataObject>();
+	return texts.map((text) => {
+		const found = candidates.find((record) => !used.has(record) && record.message === text);
+		if (found) used.add(found);
+		return found;
 	});
 }

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
+import { extraQueryParameters } from '../../descriptions/extraFields';
 import { getMany } from '../../helpers/getMany';
 import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
@@ -30,6 +31,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	extraQueryParameters,
 	...simplifyFields('messages'),
 	optionsCollection({ isoTimestamps: true, extra: attachmentDownloadOptions }),
 ];

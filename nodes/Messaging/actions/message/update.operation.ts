@@ -6,7 +6,10 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
 import { messageLocators } from '../../descriptions/locators';
+import { formattedText, textFormatOption } from '../../descriptions/chatText';
+import { extraBodyFields } from '../../descriptions/extraFields';
 import { simplifyFields } from '../../descriptions/simplify';
+import { readExtraFields } from '../../helpers/extraFields';
 import {
 	outputRecord,
 	readAttachmentInput,
@@ -82,8 +85,9 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	extraBodyFields,
 	...simplifyFields('message'),
-	optionsCollection({ isoTimestamps: true, extra: attachmentUploadOptions }),
+	optionsCollection({ isoTimestamps: true, extra: [textFormatOption, ...attachmentUploadOptions] }),
 ];
 
 export const description = updateDisplayOptions(
@@ -100,10 +104,11 @@ export async function execute(
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.text !== undefined) {
-		body.message = getText(this, 'updateFields.text', itemIndex, 'Text', {
+		const text = getText(this, 'updateFields.text', itemIndex, 'Text', {
 			required: true,
 			emptyProblem: 'is empty (a message cannot be edited to nothing)',
 		});
+		body.message = formattedText(this, itemIndex, text);
 	}
 	if (fields.reactions !== undefined && fields.reactionsJson !== undefined) {
 		throw inputError(
@@ -132,8 +137,13 @@ export async function execute(
 			throw inputError(this, itemIndex, label, (error as Error).message);
 		}
 	}
+	const extra = readExtraFields(this, itemIndex, 'extraBodyFields', [
+		'message',
+		'reactions',
+		'attachments',
+	]);
 	const attachments = await readAttachmentInput(this, itemIndex, 'updateFields');
-	if (Object.keys(body).length === 0 && !attachments.given) {
+	if (Object.keys(body).length === 0 && Object.keys(extra).length === 0 && !attachments.given) {
 		throw inputError(
 			this,
 			itemIndex,
@@ -144,7 +154,7 @@ export async function execute(
 	const request = await withAttachments(
 		this,
 		itemIndex,
-		{ method: 'PUT', path: ['messages', messageId], body },
+		{ method: 'PUT', path: ['messages', messageId], body: { ...body, ...extra } },
 		attachments,
 	);
 	const record = await messagingApiRequest.call(

@@ -25,6 +25,8 @@ export function readDownloadSettings(
 		urlField: String(context.getNodeParameter('options.attachmentUrlField', itemIndex, '')).trim(),
 		limit: maxBytes(context.getNodeParameter('options.maxAttachmentSize', itemIndex, 25)),
 		timeoutMs: run.requestOptions(itemIndex).timeoutMs ?? 30_000,
+		allowPrivateAddresses:
+			context.getNodeParameter('options.allowPrivateAddresses', itemIndex, false) === true,
 	};
 }
 
