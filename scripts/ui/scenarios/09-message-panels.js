@@ -17,9 +17,17 @@ const CASES = {
 	form: { resource: 'message', operation: 'sendAndWait' },
 };
 
+const NAMES = {
+	send: 'Send',
+	get: 'Get',
+	context: 'Get Context',
+	reply: 'Send and Wait for Reply',
+	form: 'Send and Wait for Response',
+};
+
 const node = (id, index) => ({
 	id,
-	name: id,
+	name: NAMES[id],
 	type: 'n8n-nodes-messaging.messaging',
 	typeVersion: 2,
 	position: [0, index * 200],
