@@ -148,8 +148,8 @@ async function runExamples(sandbox) {
 		const sent = await response.json().catch(() => ({}));
 		report(
 			'Message from another app',
-			response.ok && sent.message === 'Deploy fixed, sent from another app',
-			`POST /webhook/messaging-demo -> ${response.status}, message ${sent.id} in ${sent.conversation_id}: "${sent.message}"`,
+			response.ok && sent.text === 'Deploy fixed, sent from another app',
+			`POST /webhook/messaging-demo -> ${response.status}, message ${sent.id} in ${sent.conversation_id}: "${sent.text}"`,
 		);
 	} finally {
 		await app.stop();

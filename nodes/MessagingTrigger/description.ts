@@ -2,6 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { attachmentDownloadOptions } from '../shared/attachments/descriptions';
+import { downloadBudget, PARALLEL_DOWNLOADS } from './attachments';
 import { conversationLocator, isoTimestampsOption } from '../shared/descriptions';
 
 export const conversationParameter: INodeProperties = {
@@ -61,7 +62,7 @@ const triggerDownloadOptions = attachmentDownloadOptions.map((option) =>
 	option.name === 'downloadAttachments'
 		? {
 				...option,
-				description: `${option.description}. A check gives its downloads three quarters of its interval in whole seconds (at most 90 s; version 1 and Fetch Test Event: 45 s), three files at a time; a file not fetched by then is named in attachmentErrors and its message is delivered without it.`,
+				description: `${option.description}. A check gives its downloads three quarters of its interval in whole seconds (at most ${downloadBudget(Infinity, 0).ms / 1000} s; version 1 and Fetch Test Event: ${downloadBudget(60_000, 0).ms / 1000} s), ${PARALLEL_DOWNLOADS} files at a time; a file not fetched by then is named in attachmentErrors and its message is delivered without it.`,
 			}
 		: option,
 );

@@ -19,7 +19,11 @@ const root = path.resolve(
 export const LIMITS = { nodes: 250, other: 400, transport: 1700 };
 const TRANSPORT = 'nodes/shared/transport/';
 /** Pure helpers below every feature, which the transport may use. */
-const PURE = new Set(['nodes/shared/timestamps.ts', 'nodes/shared/ids.ts']);
+const PURE = new Set([
+	'nodes/shared/timestamps.ts',
+	'nodes/shared/ids.ts',
+	'nodes/shared/lines.ts',
+]);
 
 function filesUnder(dir, test) {
 	const out = [];

@@ -107,7 +107,6 @@ async function main() {
 	store.addContact({ id: 'ct_ann', username: 'ann', phoneNumber: '+15550009999' });
 	const chat = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const approvals = store.createConversation({ contact_id: 'ct_ann' }).id;
-	const support = store.createConversation({ contact_id: 'ct_ann' }).id;
 	for (let n = 1; n <= 120; n++) {
 		store.sendMessage(
 			n % 2 ? 'ct_ann' : 'ct_me',
@@ -128,14 +127,6 @@ async function main() {
 				wf.credential(`${sandbox.url}/`, TOKEN),
 				{
 					...OPENAI_CREDENTIAL,
-					type: 'openAiApi',
-					data: { apiKey: 'sk-scripted', url: model.url },
-				},
-				// The example workflow's credentials, pointed at the sandbox and the scripted model.
-				{ ...wf.credential(`${sandbox.url}/`, TOKEN), id: 'demoMessagingCred' },
-				{
-					id: 'exampleOpenAiCred',
-					name: 'OpenAI account',
 					type: 'openAiApi',
 					data: { apiKey: 'sk-scripted', url: model.url },
 				},
@@ -193,15 +184,6 @@ async function main() {
 				{ 'Send a message in Messaging': 'Messaging' },
 			),
 		];
-		// The example, watching one conversation, its model on Chat Completions (the scripted server's API).
-		const example = JSON.parse(
-			fs.readFileSync(path.join(n8n.ROOT, 'examples', 'ai-agent-answers.json'), 'utf8'),
-		);
-		for (const node of example.nodes) {
-			if (node.type === `${TYPE}Trigger`) node.parameters.conversationId = byId(support);
-			if (node.type.endsWith('.lmChatOpenAi')) node.parameters.responsesApiEnabled = false;
-		}
-		workflows.push(example);
 		await n8n.importWorkflows(user, path.join(work, 'workflows'), workflows);
 		for (const workflow of workflows) await n8n.publishWorkflow(user, workflow.id);
 		const port = await n8n.freePort();
@@ -262,11 +244,6 @@ async function main() {
 			},
 			{ text: 'All done.' },
 		];
-		const exampleSteps = [
-			{ tool: (n) => n.startsWith('Get_a_conversation'), args: {} },
-			{ tool: (n) => n.startsWith('Send_a_message'), args: { Text: 'Parcel 77 is on its way.' } },
-			{ text: 'Answered.' },
-		];
 		const reviewSteps = [
 			{
 				tool: (n) => n.startsWith('Send_a_message'),
@@ -283,11 +260,7 @@ async function main() {
 				.map((m) => String(m.content))
 				.join('\n');
 		model.play((request, turn) => {
-			const script = /wrote in conversation/.test(prompt(request))
-				? exampleSteps
-				: /Task review/.test(prompt(request))
-					? reviewSteps
-					: steps;
+			const script = /Task review/.test(prompt(request)) ? reviewSteps : steps;
 			return script[turn] ?? { text: 'Done.' };
 		});
 		await start('tools');
@@ -452,41 +425,6 @@ async function main() {
 					'the approved message reached the service',
 				);
 				assert.match(result.content, /refund for order 42/);
-			},
-		);
-
-		// ---- the example: the trigger starts the agent, which reads the conversation and answers in it ----
-		await check(
-			'the example: a customer writes, the agent reads the transcript and answers once',
-			async () => {
-				await waitFor(
-					"the example trigger's first check",
-					() =>
-						sandbox.requests.some((r) => r.path === '/v1/messages' && r.query.includes(support)),
-					60_000,
-				);
-				store.sendMessage('ct_ann', {
-					conversation_id: support,
-					message: 'Hi, where is my parcel 77?',
-				});
-				const answer = await waitFor(
-					'the agent’s answer in the conversation',
-					() =>
-						store
-							.listMessages({ conversation_id: support })
-							.find((m) => m.message === 'Parcel 77 is on its way.'),
-					60_000,
-				);
-				assert.equal(answer.contact, 'ct_me');
-				const withTranscript = model.requests.find(
-					(r) => /wrote in conversation/.test(prompt(r)) && model.toolResults(r).length === 1,
-				);
-				const [{ content }] = model.toolResults(withTranscript);
-				assert.match(JSON.parse(content)[0].transcript, /\] ann: Hi, where is my parcel 77\?$/);
-				assert.match(
-					prompt(withTranscript),
-					/^ann wrote in conversation conv_\d+: Hi, where is my parcel 77\?$/m,
-				);
 			},
 		);
 	} finally {

@@ -4,7 +4,8 @@
  * Download Attachments in a real n8n (package mode) against files that misbehave, served by a loopback
  * file server: Get's Timeout over a file that drips, a gzip body with its compressed length, a gzip bomb,
  * a body cut mid-way (n8n's own error texts never replace the node's), and the trigger version 2 at 5 s
- * delivering a message whose file drips within its 3 s budget, the next message on time.
+ * delivering a message whose file drips within its 3 s budget, the next message on time; an attachment URL on an
+ * internal address (127.0.0.2) refused by default, and with n8n's SSRF protection on, refused by it, plainly.
  * Prints one line per check and ends with "e2e: N passed, M failed".
  *
  *   bash scripts/toolchain.sh node test/e2e/downloads.e2e.js
@@ -32,9 +33,9 @@ const CONTINUE_ON_FAIL = { onError: 'continueRegularOutput' };
 const { check, elapsed, finish, abort } = createChecks('e2e');
 
 /** Start -> one Get per message, each with Download Attachments and Continue On Fail. */
-function getEach(steps) {
+function getEach(steps, id = 'e2eDownloadGets1') {
 	return chainWorkflow({
-		id: 'e2eDownloadGets1',
+		id,
 		name: 'E2E downloads: Get',
 		nodes: [
 			manualTrigger(),
@@ -45,7 +46,7 @@ function getEach(steps) {
 					resource: 'message',
 					operation: 'get',
 					messageId: byId(messageId),
-					options: { downloadAttachments: true, ...options },
+					options: { downloadAttachments: true, allowPrivateAddresses: true, ...options },
 				},
 				credentials,
 				...CONTINUE_ON_FAIL,
@@ -66,7 +67,7 @@ function triggerToLog(inboxId, logId) {
 			interval: 5,
 			unit: 'seconds',
 			conversationId: { __rl: true, mode: 'id', value: inboxId },
-			options: { downloadAttachments: true },
+			options: { downloadAttachments: true, allowPrivateAddresses: true },
 		},
 	};
 	workflow.nodes[1].parameters.text =
@@ -82,6 +83,8 @@ async function main() {
 
 	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'demo' }).start();
 	const files = await startFileServer();
+	const internal = await startFileServer({ host: '127.0.0.2' });
+	const secret = internal.route('/admin/secret', (req, res) => res.end('the admin secret'));
 	const { store } = sandbox;
 	const inbox = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const triggerInbox = store.createConversation({ contact_id: 'ct_ann' }).id;
@@ -102,6 +105,7 @@ async function main() {
 		bomb: send(inbox, 'bomb', [
 			{ name: 'bomb.txt', url: files.encoded('/bomb', Buffer.alloc(10 * 1024 * 1024), 'gzip') },
 		]),
+		internal: send(inbox, 'internal', [{ name: 'secret.txt', url: secret }]),
 	};
 	console.log(`e2e: sandbox on ${sandbox.url}, files on ${files.url}`);
 
@@ -115,9 +119,16 @@ async function main() {
 			{ name: 'Get drip', messageId: ids.drip, options: { timeout: 2 } },
 			{ name: 'Get cut', messageId: ids.cut },
 			{ name: 'Get bomb', messageId: ids.bomb, options: { maxAttachmentSize: 1 } },
+			{ name: 'Get internal', messageId: ids.internal, options: { allowPrivateAddresses: false } },
 		]);
+		// Allowed by the node's option, left to n8n's own SSRF protection.
+		const guarded = getEach(
+			[{ name: 'Get internal', messageId: ids.internal }],
+			'e2eDownloadGets2',
+		);
 		await n8n.importWorkflows(USER, path.join(WORK, 'workflows'), [
 			gets,
+			guarded,
 			triggerToLog(triggerInbox, log),
 		]);
 		console.log(`e2e: package installed, workflows imported (${elapsed()})`);
@@ -157,6 +168,30 @@ async function main() {
 				`Attachment 0 of message ${ids.bomb} (bomb.txt) could not be downloaded: it is over the limit of 1.0 MB (option Max Attachment Size) [item 0]`,
 			);
 		});
+
+		await check(
+			'Get: an attachment URL on an internal address is refused by default, never fetched',
+			() => {
+				assert.equal(
+					error('Get internal'),
+					`Attachment 0 of message ${ids.internal} (secret.txt) could not be downloaded: its url is on 127.0.0.2, a loopback address: refused outside the Base URL's origin (option Allow Private Addresses) [item 0]`,
+				);
+				assert.equal(internal.requests.length, 0);
+			},
+		);
+
+		await check(
+			"Get with Allow Private Addresses under n8n's SSRF protection: refused by n8n, said plainly, not retried",
+			async () => {
+				const ssrf = await n8n.executeWorkflow(USER, guarded.id, {
+					env: { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32' },
+				});
+				const message = runItems(ssrf, 'Get internal')[0].error;
+				assert.match(message, /refused by n8n's SSRF protection: 127\.0\.0\.2/);
+				assert.doesNotMatch(message, /network error/);
+				assert.equal(internal.requests.length, 0);
+			},
+		);
 
 		await n8n.publishWorkflow(USER, TRIGGER_ID);
 		const lists = () =>
@@ -207,6 +242,7 @@ async function main() {
 	} finally {
 		await app?.stop();
 		await files.stop();
+		await internal.stop();
 		await sandbox.stop();
 	}
 	finish();

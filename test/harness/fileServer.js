@@ -7,7 +7,8 @@
 const http = require('node:http');
 const zlib = require('node:zlib');
 
-async function startFileServer() {
+/** `host`: another loopback address (127.0.0.2) stands for a service on the internal network. */
+async function startFileServer({ host = '127.0.0.1' } = {}) {
 	const routes = new Map();
 	const sockets = new Set();
 	const files = {
@@ -93,8 +94,8 @@ async function startFileServer() {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	files.url = `http://127.0.0.1:${server.address().port}`;
+	await new Promise((resolve) => server.listen(0, host, resolve));
+	files.url = `http://${host}:${server.address().port}`;
 	return files;
 }
 

@@ -37,7 +37,7 @@ const get = async (messageId, options = {}, extra = {}) => {
 			resource: 'message',
 			operation: 'get',
 			messageId: byId(messageId),
-			options: { downloadAttachments: true, ...options },
+			options: { downloadAttachments: true, allowPrivateAddresses: true, ...options },
 		},
 		credentials,
 		...extra,

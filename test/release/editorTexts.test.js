@@ -12,6 +12,7 @@ const { MessagingTrigger } = require(
 const { MessagingApi } = require(path.join(DIST, 'credentials/MessagingApi.credentials.js'));
 const { MAX_RECENT_IDS } = require(path.join(DIST, 'nodes/MessagingTrigger/pollState.js'));
 const schedule = require(path.join(DIST, 'nodes/MessagingTrigger/v2/schedule.js'));
+const { downloadBudget } = require(path.join(DIST, 'nodes/MessagingTrigger/attachments.js'));
 const { TOOL_DESCRIPTIONS, TOOL_MAX_LIMIT } = require(
 	path.join(DIST, 'nodes/Messaging/descriptions/tool.js'),
 );
@@ -67,6 +68,7 @@ function quotedNumbers(text) {
 /** Numbers quoted that are not the property's own bound or default, and the constant each one is. */
 const CONSTANTS = {
 	'Look-Back Window (Seconds)': { max: MAX_RECENT_IDS },
+	'Download Attachments': { max: downloadBudget(Infinity, 0).ms / 1000 },
 };
 
 describe('editor texts quote the code', () => {

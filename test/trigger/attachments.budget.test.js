@@ -42,7 +42,11 @@ const fine = (name, text) =>
 /** Announces 120 bytes, then sends one every 10 s: 20 minutes in all, never 30 s without a byte. */
 const drip = (name) => files.drip(`/${name}`, { length: 120, everyMs: 10_000 });
 const lists = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/v1/messages');
-const parameters = { interval: 10, unit: 'seconds', options: { downloadAttachments: true } };
+const parameters = {
+	interval: 10,
+	unit: 'seconds',
+	options: { downloadAttachments: true, allowPrivateAddresses: true },
+};
 /** Interval 10 s: the check's downloads have 7 s (three quarters, in whole seconds). */
 const BUDGET_MS = 7_000;
 
@@ -116,7 +120,7 @@ test('v2: at most three files at once; one slow file holds no other back, and fi
 test('v1: the poll’s downloads end within 45 s (three quarters of n8n’s shortest poll interval)', async () => {
 	const trigger = createPollingTrigger({
 		credentials,
-		parameters: { options: { downloadAttachments: true } },
+		parameters: { options: { downloadAttachments: true, allowPrivateAddresses: true } },
 	});
 	expect(await settle(trigger.poll())).toBeNull(); // activation notes where the stream stands
 	sendWith('slow file', [{ name: 'drip.bin', url: drip('drip.bin') }]);

@@ -337,6 +337,7 @@ describe('Messaging Trigger v2: restarts', () => {
 		const autoReply = async (execution) =>
 			await runMessagingNode({
 				parameters: replyNode.parameters,
+				typeVersion: replyNode.typeVersion,
 				input: execution.json,
 				credentials,
 			});
