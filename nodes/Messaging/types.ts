@@ -4,6 +4,7 @@ import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
 import type { TimestampUnit } from '../shared/timestamps';
 import type { ItemsWithBinary } from './helpers/attachments/download';
+import type { MoreThanLimit } from './helpers/limitHint';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */
 export interface RunContext {
@@ -14,6 +15,8 @@ export interface RunContext {
 	timestampUnit(itemIndex: number): Promise<TimestampUnit>;
 	/** Conversations the run has read, by id: Simplify tells "me" from the other person of a one-to-one one. */
 	conversations: Map<string, IDataObject>;
+	/** Get Many's items that stopped at Limit with more on the service: hinted after the run. */
+	moreThanLimit: MoreThanLimit[];
 }
 
 export type OperationResult = IDataObject | IDataObject[] | ItemsWithBinary;

@@ -65,28 +65,78 @@ async function settle(read, accept, timeoutMs = 5_000) {
 	return value;
 }
 
+/** Opens a select and returns its own list (aria-controls), not the one of a select still closing. */
+async function openList(page, input, itemSelector) {
+	await input.click();
+	const listId = await input.locator('input[role=combobox]').first().getAttribute('aria-controls');
+	const list = page.locator(`[id="${listId}"]`);
+	const items = list.locator(itemSelector);
+	await items.first().waitFor();
+	const texts = await items.evaluateAll((els) =>
+		// The headline without the description under it (n8n's multi-options list has no class for it).
+		els.map((e) =>
+			(
+				e.querySelector('.option-headline') ??
+				e.firstElementChild?.firstElementChild ??
+				e
+			).textContent.trim(),
+		),
+	);
+	return { list, items, texts };
+}
+
+async function clickListItem(list, optionName, what) {
+	const index = list.texts.indexOf(optionName);
+	if (index === -1)
+		throw new Error(
+			`"${optionName}" is not among the options of ${what}: ${list.texts.join(', ')}`,
+		);
+	await list.items.nth(index).click();
+}
+
 /** Picks `optionName` in the options parameter `name` of the open node panel. */
 async function chooseOption(page, name, optionName) {
 	const input = page.getByTestId(`parameter-input-${name}`);
 	if ((await selectedOption(input)) === optionName) return;
-	await input.click();
-	// This select's own list (aria-controls), not the one of a select still closing.
-	const listId = await input.locator('input[role=combobox]').getAttribute('aria-controls');
-	const items = page.locator(`[id="${listId}"] [data-test-id=parameter-input-item]`);
-	await items.first().waitFor();
-	const texts = await items.evaluateAll((els) =>
-		els.map((e) => (e.querySelector('.option-headline') ?? e).textContent.trim()),
-	);
-	const index = texts.indexOf(optionName);
-	if (index === -1)
-		throw new Error(`"${optionName}" is not among the options of ${name}: ${texts.join(', ')}`);
-	await items.nth(index).click();
+	const list = await openList(page, input, '[data-test-id=parameter-input-item]');
+	await clickListItem(list, optionName, name);
 	const shown = await settle(
 		() => selectedOption(input),
 		(text) => text === optionName,
 	);
+	// Closed before the next step (or screenshot) of the scenario.
+	await list.list.waitFor({ state: 'hidden' }).catch(() => {});
 	if (shown !== optionName)
 		throw new Error(`${name} shows "${shown}" after choosing "${optionName}"`);
+}
+
+/** Adds `optionNames` to the multi-options parameter `name`; returns the tags it then shows. */
+async function addToMultiOptions(page, name, optionNames) {
+	const input = page.getByTestId(`parameter-input-${name}`);
+	const list = await openList(page, input, '.el-select-dropdown__item');
+	for (const optionName of optionNames) await clickListItem(list, optionName, name);
+	await page.keyboard.press('Escape');
+	const tags = () => input.locator('.el-select__tags-text').allInnerTexts();
+	return await settle(tags, (shown) => optionNames.every((o) => shown.includes(o)));
+}
+
+/**
+ * Adds `optionName` to the collection `name` with its Add Option / Add Field list, as a person does;
+ * returns the names that list offered.
+ */
+async function addCollectionOption(page, name, optionName) {
+	const item = page
+		.getByTestId('parameter-item')
+		.filter({ has: page.locator(`label[for="${name}"]`) })
+		.first();
+	const list = await openList(
+		page,
+		item.getByTestId('collection-parameter-add').first(),
+		'[data-test-id=collection-parameter-option]',
+	);
+	await clickListItem(list, optionName, name);
+	await item.locator(`label[for]`).filter({ hasText: optionName }).first().waitFor();
+	return list.texts;
 }
 
 /** The text an options parameter shows (element-plus keeps it beside a read-only input). */
@@ -102,13 +152,23 @@ async function selectedOption(input) {
 /**
  * The top-level parameters the open node panel shows, in order: name (the label's `for`), label,
  * whether a required mark shows (an asterisk, or the issue icon n8n puts beside an empty required
- * field), and the value as displayed.
+ * field), and the value as displayed. With `within` (a collection's name), the fields shown inside it.
  */
-async function visibleParameters(page) {
-	return await page.getByTestId('node-parameters').evaluate((root) => {
+async function visibleParameters(page, within) {
+	return await page.getByTestId('node-parameters').evaluate((panel, within) => {
+		const parentItem = (el) => el.parentElement.closest('[data-test-id=parameter-item]');
+		let root = panel;
+		if (within) {
+			root = [...panel.querySelectorAll('[data-test-id=parameter-item]')].find(
+				(item) =>
+					item.offsetParent !== null &&
+					!parentItem(item) &&
+					item.querySelector(':scope label[for]')?.getAttribute('for') === within,
+			);
+			if (!root) return [];
+		}
 		const items = [...root.querySelectorAll('[data-test-id=parameter-item]')].filter(
-			(item) =>
-				item.offsetParent !== null && !item.parentElement.closest('[data-test-id=parameter-item]'),
+			(item) => item.offsetParent !== null && parentItem(item) === (within ? root : null),
 		);
 		const shown = [];
 		for (const item of items) {
@@ -128,7 +188,11 @@ async function visibleParameters(page) {
 			const labelText = (label.querySelector('span')?.textContent ?? label.textContent).trim();
 			const asterisk = /\*$/.test(labelText);
 			const input = item.querySelector(`[data-test-id="parameter-input-${name}"]`) ?? item;
-			const issues = !!item.querySelector('[data-test-id=parameter-issues]');
+			// A collection's own issue only, not one of a field inside it.
+			const issues = [...item.querySelectorAll('[data-test-id=parameter-issues]')].some(
+				(el) => el.closest('[data-test-id=parameter-item]') === item,
+			);
+			const collection = item.querySelector(':scope > .multi-parameter');
 			let value;
 			const toggle = input.querySelector('.el-switch, [role=switch]');
 			const mode = input.querySelector('[data-test-id=rlc-mode-selector]');
@@ -136,11 +200,16 @@ async function visibleParameters(page) {
 				'[data-test-id=parameter-input-field], input:not([role=combobox]), textarea',
 			);
 			const select = input.querySelector('.el-select');
-			if (mode) value = (mode.querySelector('input')?.value || mode.innerText).trim();
+			if (collection) value = '';
+			else if (mode) value = (mode.querySelector('input')?.value || mode.innerText).trim();
 			else if (toggle)
 				value = String(
 					toggle.classList.contains('is-checked') || toggle.getAttribute('aria-checked') === 'true',
 				);
+			else if (select?.querySelector('.el-select__tags-text'))
+				value = [...select.querySelectorAll('.el-select__tags-text')]
+					.map((tag) => tag.textContent.trim())
+					.join(', ');
 			else if (select) {
 				const selected = select.querySelector(
 					'.el-select__selected-item:not(.is-hidden):not(.is-transparent)',
@@ -162,7 +231,7 @@ async function visibleParameters(page) {
 			});
 		}
 		return shown;
-	});
+	}, within);
 }
 
 /** Every data-test-id on the page: printed when a scenario fails, to see what the editor showed instead. */
@@ -178,6 +247,15 @@ async function testIdsOnPage(page) {
 			].join(' '),
 		)
 		.catch(() => '(page closed)');
+}
+
+/** Scrolls the panel to the field `name` (e.g. before a screenshot). */
+async function showField(page, name) {
+	await page
+		.getByTestId('parameter-item')
+		.filter({ has: page.locator(`label[for="${name}"]`) })
+		.last()
+		.scrollIntoViewIfNeeded();
 }
 
 /** Opens a workflow (created through the REST API) with one node's panel open. */
@@ -227,7 +305,10 @@ module.exports = {
 	launchBrowser,
 	settle,
 	chooseOption,
+	addToMultiOptions,
+	addCollectionOption,
 	visibleParameters,
+	showField,
 	testIdsOnPage,
 	openNode,
 	contactSheet,

@@ -65,18 +65,18 @@ function isDisplayed(property, values, version) {
 	return true;
 }
 
-/** The value n8n displays for a parameter left at its default. */
-function shownDefault(property) {
+/** The value n8n displays for a parameter holding `value`. */
+function shownValue(property, value) {
 	switch (property.type) {
-		case 'options': {
-			const option = property.options.find((o) => o.value === property.default);
-			return option ? option.name : '';
-		}
+		case 'options':
+			return optionName(property, value);
+		case 'multiOptions':
+			return (value ?? []).map((v) => optionName(property, v)).join(', ');
 		case 'boolean':
-			return String(property.default);
+			return String(value);
 		case 'resourceLocator': {
 			const mode = property.modes.find(
-				(m) => m.name === (property.default?.mode ?? property.modes[0].name),
+				(m) => m.name === (value?.mode ?? property.default?.mode ?? property.modes[0].name),
 			);
 			return mode.displayName;
 		}
@@ -84,52 +84,89 @@ function shownDefault(property) {
 		case 'fixedCollection':
 			return '';
 		default:
-			return property.default === undefined || property.default === null
-				? ''
-				: String(property.default);
+			return value === undefined || value === null ? '' : String(value);
 	}
 }
+
+const versionOf = (description) =>
+	Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+
+/** Every displayed parameter's value for the given choices, the others at their defaults. */
+function panelValues(description, choices, version) {
+	const values = {};
+	// Again until nothing changes: a field may depend on one defined after it (Check Every on Unit).
+	for (let added = true; added; ) {
+		added = false;
+		for (const p of description.properties)
+			if (!(p.name in values) && isDisplayed(p, { ...values, ...choices }, version)) {
+				values[p.name] = p.default;
+				added = true;
+			}
+	}
+	return Object.assign(values, choices);
+}
+
+const field = (p, value) => ({
+	name: p.name,
+	label: p.displayName,
+	type: p.type,
+	required: p.required === true,
+	value: shownValue(p, value),
+});
 
 /**
  * The top-level fields of the panel for the given choices (e.g. { resource, operation }), every other
  * parameter at its default: [{ name, label, type, required, value }] in the description's order.
  */
 function expectedPanel(description, choices) {
-	const version = Array.isArray(description.version)
-		? Math.max(...description.version)
-		: description.version;
-	const values = {};
-	for (const p of description.properties)
-		if (!(p.name in values) && isDisplayed(p, { ...values, ...choices }, version))
-			values[p.name] = p.default;
-	Object.assign(values, choices);
+	const version = versionOf(description);
+	const values = panelValues(description, choices, version);
 	const shown = [];
 	for (const p of description.properties) {
 		if (p.type === 'hidden' || !isDisplayed(p, values, version)) continue;
 		if (p.type === 'notice') {
-			shown.push({
-				name: '(notice)',
-				label: p.displayName,
-				type: p.type,
-				required: false,
-				value: '',
-			});
+			shown.push({ ...field(p, ''), name: '(notice)', value: '' });
 			continue;
 		}
-		const value = p.name in choices ? optionName(p, choices[p.name]) : shownDefault(p);
-		shown.push({
-			name: p.name,
-			label: p.displayName,
-			type: p.type,
-			required: p.required === true,
-			value,
-		});
+		shown.push(field(p, values[p.name]));
 	}
 	return shown;
 }
 
+/**
+ * The fields shown inside the collection `name` of the panel for `choices`: of a collection, the
+ * options in `values`, in the description's order; of a fixed collection, its one entry's fields
+ * (their displayOptions read on the entry), each with its value from `values` or its default.
+ */
+function expectedNested(description, choices, name, values = {}) {
+	const version = versionOf(description);
+	const panel = panelValues(description, choices, version);
+	const property = description.properties.find(
+		(p) => p.name === name && isDisplayed(p, panel, version),
+	);
+	if (property.type === 'collection')
+		return property.options.filter((o) => o.name in values).map((o) => field(o, values[o.name]));
+	const [group] = property.options;
+	const entry = {};
+	for (const p of group.values) entry[p.name] = p.default;
+	Object.assign(entry, values);
+	return group.values
+		.filter((p) => p.type !== 'hidden' && isDisplayed(p, entry, version))
+		.map((p) => field(p, entry[p.name]));
+}
+
 const optionName = (property, value) =>
-	property.options?.find((o) => o.value === value)?.name ?? String(value);
+	property.options?.find((o) => o.value === value)?.name ??
+	(value === undefined ? '' : String(value));
+
+/** The display names a collection's Add Option list offers before anything is added, in order. */
+function collectionOptionNames(description, choices, name) {
+	const version = versionOf(description);
+	const panel = panelValues(description, choices, version);
+	return description.properties
+		.find((p) => p.name === name && isDisplayed(p, panel, version))
+		.options.map((o) => o.displayName);
+}
 
 /** Every (resource, operation) pair of the node, with the options' display names, in the description's order. */
 function operations(description) {
@@ -156,6 +193,8 @@ module.exports = {
 	messagingDescription,
 	triggerDescription,
 	expectedPanel,
+	expectedNested,
+	collectionOptionNames,
 	operations,
 	isDisplayed,
 };

@@ -25,6 +25,9 @@ const SCENARIOS = [
 	require('./scenarios/05-execute'),
 	require('./scenarios/06-trigger'),
 	require('./scenarios/07-dark-theme'),
+	require('./scenarios/08-new-nodes'),
+	require('./scenarios/09-message-panels'),
+	require('./scenarios/10-trigger-panels'),
 ];
 /** A scenario that hangs fails on its own; the run goes on with the next one. */
 const SCENARIO_TIMEOUT_MS = 120_000;
@@ -84,14 +87,15 @@ async function main() {
 					await page.screenshot({ path: file });
 					shots.push({ file, caption: `${number}. ${caption}` });
 				},
-				/** A workflow saved through the REST API, as the editor saves it; returns its id. */
-				async createWorkflow(name, nodes, connections = {}) {
+				/** A workflow saved through the REST API, as the editor saves it (`extra`: e.g. pinData); returns its id. */
+				async createWorkflow(name, nodes, connections = {}, extra = {}) {
 					const { status, body } = await session.rest('POST', '/workflows', {
 						name,
 						nodes,
 						connections,
 						active: false,
 						settings: {},
+						...extra,
 					});
 					assert.equal(
 						status,

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem, nodeErrorOf } from '../helpers/errorItem';
+import { addLimitHints } from '../helpers/limitHint';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
 import { isTool, withNextStep } from '../descriptions/tool';
 import { ItemsWithBinary } from '../helpers/attachments/download';
@@ -84,7 +85,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			results[i] = [{ json: errorItem(error), pairedItem: { item: i } }];
 		}
 	});
-	return [results.flat()];
+	const output = results.flat();
+	addLimitHints(this, run.moreThanLimit, output);
+	return [output];
 }
 
 /** As an AI agent's tool, the error's message (all the model receives) also says what to do next. */
@@ -124,6 +127,7 @@ function newRunContext(context: IExecuteFunctions, timeoutMs: number, lane?: Lan
 	const run: RunContext = {
 		pacer,
 		conversations: new Map(),
+		moreThanLimit: [],
 		requestOptions: (itemIndex, expect) => ({ itemIndex, pacer, lane, timeoutMs, expect }),
 		async timestampUnit(itemIndex: number): Promise<TimestampUnit> {
 			unit ??= detectServiceUnit(context, run.requestOptions(itemIndex, 'list'));

@@ -57,10 +57,9 @@ export async function getMany(
 		});
 	} else if (!returnAll && result.hasMore) {
 		const more = filter ? `may match the filters` : 'exist';
-		this.addExecutionHints({
+		// Added by the router once the output is known, unless n8n's own limit hint says it (limitHint.ts).
+		run.moreThanLimit.push({
 			message: `More ${collection} ${more} than the limit of ${max}${item}. Turn on Return All, or raise Limit, to get them.`,
-			type: 'info',
-			location: 'outputPane',
 		});
 	}
 	return result;

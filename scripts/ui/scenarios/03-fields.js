@@ -1,11 +1,8 @@
 'use strict';
-const { chooseOption, visibleParameters, openNode } = require('../browser');
+const { chooseOption, openNode } = require('../browser');
+const { panelProblems, describeField } = require('../panel');
 const { messagingDescription, expectedPanel, operations } = require('../expected');
 const { CREDENTIAL_ID, CREDENTIAL_NAME } = require('../env');
-
-const describeField = (f) => `${f.label}${f.required ? ' *' : ''} [${f.name}] = "${f.value}"`;
-const sameValue = (expected, shown) =>
-	expected.trim().toLowerCase() === String(shown).trim().toLowerCase();
 
 /**
  * For every operation of both resources, chosen in the panel as a person does: exactly the fields of
@@ -51,41 +48,7 @@ module.exports = {
 				resource: pair.resource,
 				operation: pair.operation,
 			});
-			const wantedNames = expected.map((f) => f.name).join(',');
-			// The panel re-renders after the choice, and a collection may still say "Loading fields...": wait
-			// until it settles on the expected fields and values, or give up and compare.
-			const shown = await t.settle(
-				() => visibleParameters(page),
-				(fields) =>
-					fields.map((f) => f.name).join(',') === wantedNames &&
-					expected.every(
-						(want) =>
-							want.name === '(notice)' ||
-							sameValue(want.value, fields.find((f) => f.name === want.name)?.value ?? ''),
-					),
-				5_000,
-			);
-			const problems = [];
-			const names = shown.map((f) => f.name).join(',');
-			if (names !== wantedNames)
-				problems.push(`fields ${names || '(none)'} instead of ${wantedNames}`);
-			for (const want of expected) {
-				const got = shown.find((f) => f.name === want.name);
-				if (!got) continue;
-				if (want.name === '(notice)') {
-					if (got.label !== want.label)
-						problems.push(`notice "${got.label}" instead of "${want.label}"`);
-					continue;
-				}
-				if (got.label !== want.label)
-					problems.push(`${want.name}: label "${got.label}" instead of "${want.label}"`);
-				if (got.required !== want.required)
-					problems.push(`${want.name}: ${want.required ? 'no' : 'a'} required mark`);
-				if (!sameValue(want.value, got.value))
-					problems.push(
-						`${want.name}: shows "${got.value}" instead of the default "${want.value}"`,
-					);
-			}
+			const { shown, problems } = await panelProblems(page, expected);
 			const where = `${pair.resourceName} → ${pair.operationName}`;
 			if (problems.length) mismatches.push(`${where}: ${problems.join('; ')}`);
 			t.log(

@@ -17,7 +17,7 @@ module.exports = {
 				id: 'send',
 				name: 'Send',
 				type: 'n8n-nodes-messaging.messaging',
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				parameters: { resource: 'message', operation: 'send' },
 				credentials: { messagingApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
