@@ -35,6 +35,7 @@ async function main() {
 	const { store } = sandbox;
 	const inbox = store.createConversation({ contact_id: 'ct_ann' }).id;
 	const logConversation = store.createConversation({ contact_id: 'ct_bob' }).id;
+	const chatText = store.createConversation({ contact_id: 'ct_bob' }).id;
 	console.log(`e2e: sandbox on ${sandbox.url}`);
 
 	let app;
@@ -73,7 +74,7 @@ async function main() {
 			wf.compatibilityCheck('ct_dana'),
 			wf.triggerToLog(inbox, logConversation),
 			wf.filesRoundTrip(inbox, FILES),
-			wf.chatTextSend(logConversation),
+			wf.chatTextSend(chatText),
 		];
 		await n8n.importWorkflows(USER, path.join(WORK, 'workflows'), workflows);
 		console.log(
