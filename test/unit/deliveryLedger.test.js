@@ -62,3 +62,32 @@ test('a delivery lost with its process repeats its attempt, even the last; once 
 	({ retry, exhausted } = ledger.nextAttempts(state, 2));
 	expect([retry, exhausted.map((d) => d.attempt)]).toEqual([[], [2]]);
 });
+
+test('a ledger written before keys were data (version 1, keys as text) is read as version 2, each key naming the same', () => {
+	const { fromLedgerV1, isLedgerV1 } = require('../../dist/nodes/MessagingTrigger/v2/ledgerV1');
+	const { keyText } = require('../../dist/nodes/MessagingTrigger/decisions');
+	for (const name of ['v2-new-messages', 'v2-events', 'v2-bursts']) {
+		const stored = require(`../fixtures/trigger/${name}.json`).deliveries;
+		expect(isLedgerV1(stored)).toBe(true);
+		expect(ledger.isLedger(stored)).toBe(false);
+		const read = fromLedgerV1(stored);
+		expect(ledger.isLedger(read)).toBe(true);
+		for (const list of ['inFlight', 'redeliver']) {
+			expect(read[list].map(({ keys, ...rest }) => ({ ...rest, ids: keys.map(keyText) }))).toEqual(
+				stored[list],
+			);
+		}
+	}
+	const events = fromLedgerV1(require('../fixtures/trigger/v2-events.json').deliveries);
+	expect(events.inFlight[0].keys).toEqual([
+		'msg_00000003',
+		{ kind: 'newConversation', id: 'conv_00000002' },
+		{ kind: 'messageEdited', id: 'msg_00000001', updatedAt: 1768478402 },
+		{ kind: 'reactionAdded', id: 'msg_00000002', reaction: '✅', reactor: 'ct_bob' },
+	]);
+	expect(events.redeliver[0].keys).toEqual([
+		{ kind: 'reactionRemoved', id: 'msg_00000002', reaction: '✅', reactor: 'ct_bob' },
+	]);
+	// A delivery's id and attempts are kept: its next attempt has the deduplication key it would have had.
+	expect(events.inFlight[0]).toMatchObject({ id: 'mkfedqiw-12gd1jh', attempt: 2 });
+});
