@@ -17,11 +17,11 @@ import type { MessageOutputSettings } from '../output';
 import { learnOwnContact, type KnownConversations } from '../ownContact';
 import { plan, type CheckListing, type Plan, type PlanSettings } from '../plan';
 import { toTriggerMessage, type TriggerMessage, type TriggerState } from '../triggerState';
-import { watchesMessages, type EventSettings } from './settings';
+import { watchesMessages } from './settings';
 
 export interface CheckSettings {
+	/** The events are `options.events` (version 1: New Message only). */
 	options: TriggerOptions;
-	events: EventSettings;
 	unitSetting: TimestampUnitSetting;
 	/** The credential's "Your Contact ID". */
 	configuredOwn?: string;
@@ -76,7 +76,8 @@ export async function checkEvents(
 	stored: TriggerState | null,
 	settings: CheckSettings,
 ): Promise<CheckResult> {
-	const { options, events, unitSetting, nowMs, requests = {} } = settings;
+	const { options, unitSetting, nowMs, requests = {} } = settings;
+	const { events } = options;
 	const fetchPage = servicePages(context, 'messages', listQuery(options), requests);
 	const listingSettings = { ...options, unitSetting, nowMs };
 	const messages = await listSince(fetchPage, stored, {
@@ -98,7 +99,6 @@ export async function checkEvents(
 	const own = configured ?? messages.from?.ownContactId;
 	const planSettings: PlanSettings = {
 		...options,
-		events,
 		own,
 		ownConfigured: !!configured,
 		room: settings.room,

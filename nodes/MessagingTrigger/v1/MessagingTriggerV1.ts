@@ -53,7 +53,7 @@ export class MessagingTriggerV1 implements INodeType {
 	methods = { listSearch: { searchConversations } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = readOptions(this);
+		const options = { ...readOptions(this), events: NEW_MESSAGES_ONLY };
 		const credentials = await getMessagingCredentials.call(this);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const fetchPage = servicePages(this, 'messages', listQuery(options));
@@ -75,10 +75,9 @@ export class MessagingTriggerV1 implements INodeType {
 		try {
 			const staticData = this.getWorkflowStaticData('node');
 			const stored = isTriggerState(staticData.state) ? staticData.state : null;
-			const events = NEW_MESSAGES_ONLY;
+			const { events } = options;
 			const check = await checkEvents(this, stored, {
 				options,
-				events,
 				unitSetting,
 				configuredOwn: credentials.ownContactId,
 				nowMs: Date.now(),

@@ -122,14 +122,12 @@ export class TriggerDeliveries {
 		const downloads = downloadBudget(this.settings.intervalMs);
 		const context = checkContext(this.context, this.activation.signal);
 		const { options, intervalMs } = this.settings;
+		const { events } = options;
 		const credentials = await getMessagingCredentials.call(context);
 		const requests = sharedPaceOptions(credentials, this.activation.member ?? this, intervalMs);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const own = credentials.ownContactId?.trim() || this.store.state()?.ownContactId;
-		const again: EmitSettings = {
-			events: options.events,
-			output: { ...options, unitSetting, own },
-		};
+		const again: EmitSettings = { events, output: { ...options, unitSetting, own } };
 
 		// 1. Emit again what was lost.
 		await this.redeliverLost({ context, requests, downloads, again });
@@ -138,10 +136,8 @@ export class TriggerDeliveries {
 		// 2. List what is new, unless too much is in flight already.
 		const room = MAX_IN_FLIGHT_EVENTS - eventsInFlight(this.store.ledger());
 		if (room <= 0) return;
-		const { events } = options;
 		const check = await checkEvents(context, this.store.state(), {
 			options,
-			events,
 			unitSetting,
 			configuredOwn: credentials.ownContactId,
 			room,
