@@ -19,7 +19,7 @@ import {
 	type DownloadSettings,
 } from '../shared/attachments/download';
 import { binaryFieldName, maxBytes } from '../shared/attachments/encoding';
-import type { TriggerMessage } from './pollState';
+import type { TriggerMessage } from './triggerState';
 
 interface Downloaded {
 	binary: IBinaryKeyData;

@@ -1,20 +1,15 @@
 /**
  * One check's listing, for both node versions: walks the shared paginator's pages from where the state
- * says, down to the known history, and hands what it read to plan.ts. Reads only; decides nothing and
- * writes nothing.
+ * says, down to the known history, and hands what it read, with the service's clock, to plan.ts. Reads
+ * only; decides nothing and writes nothing.
  */
 import { idText } from '../shared/ids';
 import { walkPages, type PageFetcher } from '../shared/paginate';
 import type { TimestampUnitSetting } from '../shared/timestamps';
 import { countOrder, mayStopEarly, type OrderEvidence } from '../shared/listOrder';
-import { planMessages, type MessagePlan, type PlanSettings } from './plan';
-import {
-	reachedKnownHistory,
-	serviceUnit,
-	toTriggerMessage,
-	type TriggerMessage,
-	type TriggerState,
-} from './pollState';
+import { clockAt, inUnit, serviceUnit, type ServiceClock } from './serviceClock';
+import { toTriggerMessage, type TriggerMessage, type TriggerState } from './triggerState';
+import { reachedKnownHistory } from './watermark';
 
 /** Pages one trigger check reads at most; a larger backlog continues at the next check. */
 export const MAX_TRIGGER_PAGES_PER_CHECK = 200;
@@ -24,17 +19,14 @@ export interface ListingSettings {
 	lookBackSeconds: number;
 	emitExisting: boolean;
 	unitSetting: TimestampUnitSetting;
+	/** The local clock (ms), used where no answer carried the service's own time. */
+	nowMs: number;
 	maxPages?: number;
 	/**
 	 * Whether a message still exists: asked when an oldest-first listing from the cursor comes back
 	 * empty, to tell a deleted cursor from deleted messages after it. Without it, the cursor is gone.
 	 */
 	messageExists?: (id: string) => Promise<boolean>;
-}
-
-export interface CheckResult extends MessagePlan {
-	/** Requests made. */
-	pages: number;
 }
 
 /** An oldest-first listing from a cursor that came back empty: the cursor always has a message after it. */
@@ -78,6 +70,8 @@ export interface Listing {
 	lastId?: string;
 	/** The service's time at its first answer, when it said it. */
 	serviceTimeMs?: number;
+	/** The service's unit and now, read once for the whole check. */
+	clock: ServiceClock;
 }
 
 /**
@@ -105,24 +99,6 @@ export async function listSince(
 	return await walk(fetchPage, state, settings).catch(restart);
 }
 
-/**
- * Lists what is new since `state` and computes the next state (listSince, then plan.ts's planMessages).
- * `state` null: the first check after activation. `nowMs`: the local clock, used where no answer
- * carried the service's own time.
- */
-export async function checkForNew(
-	fetchPage: PageFetcher,
-	state: TriggerState | null,
-	settings: ListingSettings & Omit<PlanSettings, 'nowMs'> & { maxNew?: number },
-	nowMs: number,
-): Promise<CheckResult> {
-	const listing = await listSince(fetchPage, state, settings);
-	return {
-		...planMessages(listing, settings.maxNew, { ...settings, nowMs }),
-		pages: listing.pages,
-	};
-}
-
 async function walk(
 	servicePage: PageFetcher,
 	state: TriggerState | null,
@@ -148,6 +124,8 @@ async function walk(
 	let pages = 0;
 	let lastId: string | undefined;
 	let recordsRead = 0;
+	// Known before the first page when the credential sets it or the state remembers it; else the first message shows it.
+	let unit = serviceUnit(settings.unitSetting, state, []);
 
 	for await (const page of walkPages(fetchPage, {
 		pageSize: settings.pageSize,
@@ -165,11 +143,10 @@ async function walk(
 		newestFirst = mayStopEarly(state?.order, evidence);
 		previousLast = messages[messages.length - 1] ?? previousLast;
 		lastId = idText(page.records[page.records.length - 1]?.id) ?? lastId;
+		unit ??= serviceUnit(settings.unitSetting, state, listed);
 		if (!state && !settings.emitExisting && newestFirst && listed.length > 0) {
 			// First check: only the look-back window below the newest message matters.
-			const unit = serviceUnit(settings.unitSetting, null, listed)!;
-			const window =
-				unit === 'milliseconds' ? settings.lookBackSeconds * 1000 : settings.lookBackSeconds;
+			const window = inUnit(settings.lookBackSeconds, unit);
 			stopLine = { settledThrough: listed[0].created_at - window - 1, recent: [] };
 		}
 		if (
@@ -208,5 +185,6 @@ async function walk(
 		start,
 		lastId,
 		serviceTimeMs,
+		clock: clockAt(unit, serviceTimeMs ?? settings.nowMs),
 	};
 }

@@ -2,7 +2,7 @@
 import { walkPages, type PageFetcher } from '../shared/paginate';
 import { countOrder, orderShown, type OrderEvidence } from '../shared/listOrder';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from './listing';
-import { toTriggerMessage, type TriggerMessage } from './pollState';
+import { toTriggerMessage, type TriggerMessage } from './triggerState';
 
 /**
  * The newest message, for "Fetch Test Event": the first page when the service lists newest first,

@@ -4,27 +4,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { simplifyMessage } from '../shared/simplify';
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
 import { attachmentOutput } from './attachments';
-import type { TriggerMessage } from './pollState';
+import type { TriggerMessage } from './triggerState';
 
 export type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };
 
 /** Simplify's `from_me` is told by `own`, the account's contact where known. */
 export type MessageOutputSettings = OutputSettings & { simplify?: boolean; own?: string };
 
-/** Event and burst records are items already: redeliveries emit them as they are, not shaped again. */
-const shapedRecords = new WeakSet<object>();
-
-/**
- * An event's item as the record the ledger's redelivery emits again: the item itself, with the key as a
- * hidden `id` (a redelivery names what it emits by id; the item shows no such field).
- */
-export function asRecord(key: string, item: INodeExecutionData): TriggerMessage {
-	const record = { ...item.json } as unknown as TriggerMessage;
-	Object.defineProperty(record, 'id', { value: key, enumerable: false });
-	shapedRecords.add(record);
-	return record;
-}
-
+/** Messages as items, each with its downloaded files (attachments.ts) and `extra`. */
 export function messageItems(
 	messages: TriggerMessage[],
 	settings: MessageOutputSettings,
@@ -33,16 +20,19 @@ export function messageItems(
 	return messages.map((message) => {
 		const files = attachmentOutput(message);
 		return {
-			json: {
-				...(shapedRecords.has(message)
-					? (message as IDataObject)
-					: messageRecord(message, settings)),
-				...files.json,
-				...extra,
-			},
+			json: { ...messageRecord(message, settings), ...files.json, ...extra },
 			...(files.binary ? { binary: files.binary } : {}),
 		};
 	});
+}
+
+/** A message as an item before its files are downloaded (see deliveryItems.ts). */
+export function messageItem(
+	message: TriggerMessage,
+	settings: MessageOutputSettings,
+	extra: IDataObject = {},
+): INodeExecutionData {
+	return { json: { ...messageRecord(message, settings), ...extra } };
 }
 
 export function gapWarning(gap: string | undefined): IDataObject {

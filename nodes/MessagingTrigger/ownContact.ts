@@ -8,7 +8,7 @@
 
 import { idText, senderOf, sentByOneOf } from '../shared/ids';
 import { messagingApiRequest, type RequestContext, type RequestOptions } from '../shared/transport';
-import type { TriggerMessage } from './pollState';
+import type { TriggerMessage } from './triggerState';
 
 /** Conversations looked up per check at most, to learn the own contact. */
 const OWN_CONTACT_LOOKUPS_PER_CHECK = 3;

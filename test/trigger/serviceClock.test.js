@@ -2,9 +2,16 @@
 /**
  * The first check of an oldest-first history longer than one check tells what existed at activation
  * from what is new by a time: the service's, when its answer says it (Date header), not the host's.
- * checkForNew against an in-memory service whose clock runs 300 s behind the host.
+ * A check's listing and plan of new messages against an in-memory service whose clock runs 300 s behind the host.
  */
-const { checkForNew } = require('../../dist/nodes/MessagingTrigger/listing');
+const { listSince } = require('../../dist/nodes/MessagingTrigger/listing');
+const { planMessages } = require('../../dist/nodes/MessagingTrigger/planMessages');
+
+/** What a check does for New Message: list since the state, then plan the new messages. */
+async function checkForNew(fetchPage, state, settings, nowMs) {
+	const listing = await listSince(fetchPage, state, { ...settings, nowMs });
+	return planMessages(listing, undefined, settings);
+}
 
 const SKEW_MS = -300_000;
 

@@ -168,7 +168,7 @@ describe('Messaging Trigger v2: deliveries', () => {
 		expect(host.executions[0].json[0]).not.toHaveProperty('redelivery');
 		expect(host.executions[0].key).toMatch(/^messaging-trigger:wf-trigger:node-trigger-1:[^:]+:1$/);
 		// Written before the emit, and saved by it: the delivery is in flight in the database.
-		expect(host.savedState().deliveries.inFlight.map((d) => d.ids)).toEqual([
+		expect(host.savedState().deliveries.inFlight.map((d) => d.keys)).toEqual([
 			['msg_00000002', 'msg_00000003', 'msg_00000004'],
 		]);
 		await host.tick();
@@ -196,7 +196,7 @@ describe('Messaging Trigger v2: deliveries', () => {
 		host.executions[0].end('nodeError');
 		for (let i = 0; i < 3; i++) await host.tick();
 		expect(host.executions).toHaveLength(1);
-		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+		expect(host.state().deliveries).toEqual({ version: 2, inFlight: [], redeliver: [] });
 	});
 
 	test('a stopped (cancelled by hand) execution is settled too', async () => {
@@ -260,7 +260,7 @@ describe('Messaging Trigger v2: deliveries', () => {
 			'1 message(s) were not delivered: the executions of all 5 attempts were lost',
 		);
 		expect(host.reported[0].description).toContain('msg_00000001');
-		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+		expect(host.state().deliveries).toEqual({ version: 2, inFlight: [], redeliver: [] });
 	});
 });
 
@@ -378,7 +378,7 @@ describe('Messaging Trigger v2: restarts', () => {
 		expect(host.saves).toBe(savesBefore); // saved once, when the wait is over
 		second.end('success');
 		await stopping;
-		expect(host.savedState().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+		expect(host.savedState().deliveries).toEqual({ version: 2, inFlight: [], redeliver: [] });
 		expect(host.duplicates).toEqual([second.key]); // the save: an emit of nothing under an existing key
 		await host.start();
 		await host.tick();
@@ -422,7 +422,7 @@ describe('Messaging Trigger v2: restarts', () => {
 		host.executions[0].end('success');
 		await host.tick();
 		expect(host.reported).toEqual([]);
-		expect(host.state().deliveries).toEqual({ version: 1, inFlight: [], redeliver: [] });
+		expect(host.state().deliveries).toEqual({ version: 2, inFlight: [], redeliver: [] });
 	});
 
 	test('a dropped repeat does not cut short the backoff of a failed check', async () => {

@@ -14,8 +14,34 @@ const {
 	burstKey,
 	MAX_BURST_MESSAGES,
 } = require('../../dist/nodes/MessagingTrigger/events/bursts');
-const { parseKey } = require('../../dist/nodes/MessagingTrigger/events/readAgain');
-const { plan } = require('../../dist/nodes/MessagingTrigger/plan');
+const { keyFromText } = require('../../dist/nodes/MessagingTrigger/v2/ledgerV1');
+const { keyText } = require('../../dist/nodes/MessagingTrigger/decisions');
+const { buildItems } = require('../../dist/nodes/MessagingTrigger/deliveryItems');
+const { clockAt } = require('../../dist/nodes/MessagingTrigger/serviceClock');
+const { plan: planDecisions } = require('../../dist/nodes/MessagingTrigger/plan');
+
+/**
+ * The plan as these tests read it: each decision with its key as text and its item as emitted
+ * (deliveryItems.ts). The listings carry the service's clock (in seconds) at `nowMs`.
+ */
+function plan(state, listing, room, { nowMs, unitSetting, output, ...settings }) {
+	const withClock = (l) => l && { ...l, clock: clockAt(unitSetting, nowMs) };
+	const result = planDecisions(
+		state,
+		{
+			...listing,
+			messages: withClock(listing.messages),
+			conversations: withClock(listing.conversations),
+		},
+		{ ...settings, room },
+	);
+	const built = buildItems(result.decisions, { events: settings.events, output }, result.gap);
+	const deliveries = built.map(({ decision, item }) => ({
+		key: keyText(decision.key),
+		items: [item],
+	}));
+	return { ...result, deliveries };
+}
 
 const msg = (id, created_at, fields = {}) => ({
 	id,
@@ -72,7 +98,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			updated_at: 21,
 		});
 		const second = watchChanges(first.next, [edited, reacted], { kinds, isNewMessage });
-		expect(second.changes.map((c) => c.key)).toEqual([
+		expect(second.changes.map((c) => keyText(c.key))).toEqual([
 			'edited:a@20',
 			'reaction+:b:👍:ann',
 			'reaction+:b:👍:bob',
@@ -84,7 +110,10 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 		});
 		const removed = msg('b', 11, { reactions: [{ '👍': ['bob'] }], updated_at: 22 });
 		const third = watchChanges(second.next, [edited, removed], { kinds, isNewMessage });
-		expect(third.changes.map((c) => c.key)).toEqual(['reaction-:b:👍:ann', 'reaction-:b:📌:bob']);
+		expect(third.changes.map((c) => keyText(c.key))).toEqual([
+			'reaction-:b:👍:ann',
+			'reaction-:b:📌:bob',
+		]);
 		// Nothing changed: nothing again.
 		expect(watchChanges(third.next, [edited, removed], { kinds, isNewMessage }).changes).toEqual(
 			[],
@@ -103,7 +132,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			],
 			{ kinds, own: 'me', isNewMessage },
 		);
-		expect(next.changes.map((c) => c.key)).toEqual(['reaction+:b:✅:ann']);
+		expect(next.changes.map((c) => keyText(c.key))).toEqual(['reaction+:b:✅:ann']);
 	});
 
 	test('a message sent since the last check brings its reactions as added; an older one seen first reports nothing', () => {
@@ -117,7 +146,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			],
 			{ kinds, isNewMessage },
 		);
-		expect(next.changes.map((c) => c.key)).toEqual(['reaction+:new:x:bob']);
+		expect(next.changes.map((c) => keyText(c.key))).toEqual(['reaction+:new:x:bob']);
 	});
 
 	test('only the chosen kinds; the state holds the window, each text cut to its bound', () => {
@@ -133,7 +162,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 				kinds: new Set(['reactionAdded']),
 			},
 		);
-		expect(next.changes.map((c) => c.kind)).toEqual(['reactionAdded']);
+		expect(next.changes.map((c) => c.event)).toEqual(['reactionAdded']);
 		expect(first.next.messages[0].text).toHaveLength(WATCHED_TEXT_CHARS);
 		expect(next.next.messages).toHaveLength(1);
 	});
@@ -175,7 +204,7 @@ describe('groupBursts', () => {
 		const later = groupBursts(open.held, [from('3', 99)], { ...times, now: 109 + 1 });
 		expect(later.due.map((b) => b.map((m) => m.id))).toEqual([['1', '2', '3']]);
 		expect(later.held).toEqual([]);
-		expect(burstKey(later.due[0])).toBe('burst:1..3');
+		expect(keyText(burstKey(later.due[0]))).toBe('burst:1..3');
 	});
 
 	test('other senders and conversations are other bursts; a gap longer than the quiet period starts a new one', () => {
@@ -199,21 +228,35 @@ describe('groupBursts', () => {
 	});
 });
 
-test('parseKey reads what each kind of key names', () => {
-	expect(parseKey('msg_1')).toEqual({ kind: 'newMessage', id: 'msg_1' });
-	expect(parseKey('edited:msg_1@1700000000')).toEqual({ kind: 'messageEdited', id: 'msg_1' });
-	expect(parseKey('reaction-:msg_1::smile::ct_2')).toEqual({
+test('a key an earlier build wrote as text is read as what it names, and written back as the same text', () => {
+	expect(keyFromText('msg_1')).toBe('msg_1'); // New Message: the message id
+	expect(keyFromText('edited:msg_1@1700000000')).toEqual({
+		kind: 'messageEdited',
+		id: 'msg_1',
+		updatedAt: 1700000000,
+	});
+	expect(keyFromText('reaction-:msg_1::smile::ct_2')).toEqual({
 		kind: 'reactionRemoved',
 		id: 'msg_1',
 		reaction: ':smile:',
 		reactor: 'ct_2',
 	});
-	expect(parseKey('conversation:conv_1')).toEqual({ kind: 'newConversation', id: 'conv_1' });
-	expect(parseKey('burst:msg_1..msg_4')).toEqual({
+	expect(keyFromText('conversation:conv_1')).toEqual({ kind: 'newConversation', id: 'conv_1' });
+	expect(keyFromText('burst:msg_1..msg_4')).toEqual({
 		kind: 'messageBurst',
 		firstId: 'msg_1',
 		lastId: 'msg_4',
 	});
+	for (const text of [
+		'msg_1',
+		'edited:msg_1@1700000000',
+		'edited:msg_1@null',
+		'reaction+:msg_1:👍:ct_2',
+		'reaction-:msg_1::smile::ct_2',
+		'conversation:conv_1',
+		'burst:msg_1..msg_4',
+	])
+		expect(keyText(keyFromText(text))).toBe(text);
 });
 
 describe('plan', () => {
@@ -296,7 +339,7 @@ describe('plan', () => {
 			firstMessageId: 'b',
 			lastMessageId: 'c',
 		});
-		expect(second.deliveries[0].messages[0].id).toBe('burst:b..c');
+		expect(second.decisions[0].key).toEqual({ kind: 'messageBurst', firstId: 'b', lastId: 'c' });
 		expect(second.nextState.bursts).toBeUndefined();
 	});
 

@@ -4,7 +4,8 @@
  * maximum wait has passed. Pure.
  */
 import { idText, senderOf } from '../../shared/ids';
-import type { TriggerMessage } from '../pollState';
+import type { BurstKey } from '../decisions';
+import type { TriggerMessage } from '../triggerState';
 
 /** Messages one burst holds at most: the next one starts another. */
 export const MAX_BURST_MESSAGES = 50;
@@ -71,6 +72,6 @@ export function groupBursts(
 	return { due, held: still };
 }
 
-export function burstKey(burst: TriggerMessage[]): string {
-	return `burst:${burst[0].id}..${burst[burst.length - 1].id}`;
+export function burstKey(burst: TriggerMessage[]): BurstKey {
+	return { kind: 'messageBurst', firstId: burst[0].id, lastId: burst[burst.length - 1].id };
 }

@@ -1,6 +1,7 @@
 /**
  * One check of the trigger, for both versions: every listing and own-contact lookup first, then the
- * pure plan (plan.ts). Reads only; the caller stores `nextState` and emits `deliveries`.
+ * pure plan (plan.ts). Reads only; the caller stores `nextState` and emits the items of `decisions`
+ * (deliveryItems.ts), built with `output`.
  */
 import {
 	serviceMessageExists,
@@ -8,22 +9,25 @@ import {
 	walkPages,
 	type PageFetcher,
 } from '../../shared/paginate';
+import type { TimestampUnitSetting } from '../../shared/timestamps';
 import type { RequestContext, RequestOptions } from '../../shared/transport';
 import { listSince, type Listing } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
+import type { MessageOutputSettings } from '../output';
 import { learnOwnContact, type KnownConversations } from '../ownContact';
-import { plan, type CheckListing, type EventPlanSettings, type Plan } from '../plan';
-import { toTriggerMessage, type TriggerMessage, type TriggerState } from '../pollState';
-import { watchesMessages, type EventSettings } from './settings';
+import { plan, type CheckListing, type Plan, type PlanSettings } from '../plan';
+import { toTriggerMessage, type TriggerMessage, type TriggerState } from '../triggerState';
+import { watchesMessages } from './settings';
 
 export interface CheckSettings {
+	/** The events are `options.events` (version 1: New Message only). */
 	options: TriggerOptions;
-	events: EventSettings;
-	unitSetting: EventPlanSettings['unitSetting'];
+	unitSetting: TimestampUnitSetting;
 	/** The credential's "Your Contact ID". */
 	configuredOwn?: string;
 	/** Deliveries this check may add at most (undefined: no limit). */
 	room?: number;
+	/** The local clock (ms) at the check's start. */
 	nowMs: number;
 	/** Options of every request of the check (version 2: the account's shared pace). */
 	requests?: RequestOptions;
@@ -62,14 +66,20 @@ async function watchWindow(
 	return newestOf(top, size);
 }
 
+/** A check's plan, and the output settings its items are built with (the own contact as learned). */
+export interface CheckResult extends Plan {
+	output: MessageOutputSettings;
+}
+
 export async function checkEvents(
 	context: RequestContext,
 	stored: TriggerState | null,
 	settings: CheckSettings,
-): Promise<Plan> {
-	const { options, events, unitSetting, requests = {} } = settings;
+): Promise<CheckResult> {
+	const { options, unitSetting, nowMs, requests = {} } = settings;
+	const { events } = options;
 	const fetchPage = servicePages(context, 'messages', listQuery(options), requests);
-	const listingSettings = { ...options, unitSetting };
+	const listingSettings = { ...options, unitSetting, nowMs };
 	const messages = await listSince(fetchPage, stored, {
 		...listingSettings,
 		messageExists: serviceMessageExists(context, requests),
@@ -86,33 +96,28 @@ export async function checkEvents(
 		listing.window = await watchWindow(fetchPage, messages, events.watchWindow, options.pageSize);
 
 	const configured = settings.configuredOwn?.trim() || undefined;
-	const planSettings: EventPlanSettings = {
+	const own = configured ?? messages.from?.ownContactId;
+	const planSettings: PlanSettings = {
 		...options,
-		unitSetting,
-		nowMs: settings.nowMs,
-		events,
-		output: {
-			isoTimestamps: options.isoTimestamps,
-			unitSetting,
-			simplify: options.simplify,
-			own: configured ?? messages.from?.ownContactId,
-		},
-		own: configured ?? messages.from?.ownContactId,
+		own,
 		ownConfigured: !!configured,
+		room: settings.room,
 	};
-	const first = plan(stored, listing, settings.room, planSettings);
-	if (!options.skipOwnMessages || planSettings.own || first.ownCandidates.length === 0)
-		return first;
+	const output = (contact: string | undefined): MessageOutputSettings => ({
+		isoTimestamps: options.isoTimestamps,
+		unitSetting,
+		simplify: options.simplify,
+		own: contact,
+	});
+	const first = plan(stored, listing, planSettings);
+	if (!options.skipOwnMessages || own || first.ownCandidates.length === 0)
+		return { ...first, output: output(own) };
 	const learned = await learnOwnContact.call(
 		context,
 		first.ownCandidates,
 		requests,
 		settings.knownConversations,
 	);
-	if (!learned) return first;
-	return plan(stored, listing, settings.room, {
-		...planSettings,
-		own: learned,
-		output: { ...planSettings.output, own: learned },
-	});
+	if (!learned) return { ...first, output: output(own) };
+	return { ...plan(stored, listing, { ...planSettings, own: learned }), output: output(learned) };
 }

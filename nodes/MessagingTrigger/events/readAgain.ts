@@ -1,7 +1,7 @@
 /**
- * A delivery's keys read again after a restart, as the records its redelivery emits: a New Message key
- * is the message; an event key is read from the message or conversation it names. What is gone since
- * is left out with a log line; any other failure is thrown.
+ * A delivery's keys read again after a restart, as the decisions its redelivery emits: a New Message is
+ * its message; any other event is read from the message or conversation its key names. What is gone
+ * since is left out with a log line; any other failure is thrown.
  */
 import type { IDataObject, Logger } from 'n8n-workflow';
 
@@ -12,36 +12,9 @@ import {
 	type RequestContext,
 	type RequestOptions,
 } from '../../shared/transport';
+import { keyText, type Decision, type DeliveryKey } from '../decisions';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
-import { asRecord, burstItem, eventItem, type MessageOutputSettings } from '../output';
-import { toTriggerMessage, type TriggerMessage } from '../pollState';
-import { onlyNewMessages, type EventSettings } from './settings';
-
-export type ParsedKey =
-	| { kind: 'newMessage'; id: string }
-	| { kind: 'messageEdited'; id: string }
-	| { kind: 'reactionAdded' | 'reactionRemoved'; id: string; reaction: string; reactor: string }
-	| { kind: 'newConversation'; id: string }
-	| { kind: 'messageBurst'; firstId: string; lastId: string };
-
-/** What a delivery key names (see plan.ts's PlannedDelivery). */
-export function parseKey(key: string): ParsedKey {
-	const edited = /^edited:(.*)@[^@]*$/.exec(key);
-	if (edited) return { kind: 'messageEdited', id: edited[1] };
-	const reaction = /^reaction([+-]):([^:]*):(.*):([^:]*)$/.exec(key);
-	if (reaction)
-		return {
-			kind: reaction[1] === '+' ? 'reactionAdded' : 'reactionRemoved',
-			id: reaction[2],
-			reaction: reaction[3],
-			reactor: reaction[4],
-		};
-	const conversation = /^conversation:(.*)$/.exec(key);
-	if (conversation) return { kind: 'newConversation', id: conversation[1] };
-	const burst = /^burst:(.*)\.\.(.*)$/.exec(key);
-	if (burst) return { kind: 'messageBurst', firstId: burst[1], lastId: burst[2] };
-	return { kind: 'newMessage', id: key };
-}
+import { toTriggerMessage, type TriggerMessage } from '../triggerState';
 
 async function readRecord(
 	context: RequestContext,
@@ -97,41 +70,58 @@ async function readBurst(
 	return [...between.values()].sort((a, b) => a.created_at - b.created_at);
 }
 
-/** The records of `keys` to emit again, in order, in the shape the trigger's options give them. */
-export async function readDeliveryAgain(
+/** What a key names, read again: its decision, or undefined when it is gone. */
+async function readDecision(
 	context: RequestContext,
-	keys: string[],
-	logger: Logger,
-	options: { events: EventSettings; output: MessageOutputSettings },
-	requests: RequestOptions = {},
-): Promise<TriggerMessage[]> {
-	const records: TriggerMessage[] = [];
-	const { output } = options;
-	for (const key of keys) {
-		const parsed = parseKey(key);
-		let record: TriggerMessage | undefined;
-		if (parsed.kind === 'newMessage') {
-			const message = await readMessage(context, parsed.id, requests);
-			record =
-				message && !onlyNewMessages(options.events)
-					? asRecord(key, eventItem('newMessage', { message }, output))
-					: message;
-		} else if (parsed.kind === 'newConversation') {
-			const conversation = await readRecord(context, 'conversations', parsed.id, requests);
-			if (conversation)
-				record = asRecord(key, eventItem('newConversation', { conversation }, output));
-		} else if (parsed.kind === 'messageBurst') {
-			const burst = await readBurst(context, parsed.firstId, parsed.lastId, requests);
-			if (burst) record = asRecord(key, burstItem(burst, output));
-		} else {
-			const message = await readMessage(context, parsed.id, requests);
-			const fields: IDataObject & { message?: object } = { message };
-			if (parsed.kind === 'messageEdited') fields.after = { message: message?.message ?? '' };
-			else Object.assign(fields, { reaction: parsed.reaction, reactor: parsed.reactor });
-			if (message) record = asRecord(key, eventItem(parsed.kind, fields, output));
-		}
-		if (record) records.push(record);
-		else logger.warn(`Messaging Trigger: what ${key} names is gone; it is not delivered again`);
+	key: DeliveryKey,
+	requests: RequestOptions,
+): Promise<Decision | undefined> {
+	if (typeof key === 'string') {
+		const message = await readMessage(context, key, requests);
+		return message && { event: 'newMessage', key, message };
 	}
-	return records;
+	switch (key.kind) {
+		case 'newConversation': {
+			const conversation = await readRecord(context, 'conversations', key.id, requests);
+			return conversation && { event: 'newConversation', key, conversation };
+		}
+		case 'messageBurst': {
+			const messages = await readBurst(context, key.firstId, key.lastId, requests);
+			return messages && { event: 'messageBurst', key, messages };
+		}
+		case 'messageEdited': {
+			const message = await readMessage(context, key.id, requests);
+			return (
+				message && {
+					event: 'messageEdited',
+					key,
+					message,
+					after: { message: message.message ?? '' },
+				}
+			);
+		}
+		default: {
+			const message = await readMessage(context, key.id, requests);
+			return message && { event: key.kind, key, message };
+		}
+	}
+}
+
+/** The decisions of `keys` to emit again, in order. */
+export async function readAgain(
+	context: RequestContext,
+	keys: DeliveryKey[],
+	logger: Logger,
+	requests: RequestOptions = {},
+): Promise<Decision[]> {
+	const decisions: Decision[] = [];
+	for (const key of keys) {
+		const decision = await readDecision(context, key, requests);
+		if (decision) decisions.push(decision);
+		else
+			logger.warn(
+				`Messaging Trigger: what ${keyText(key)} names is gone; it is not delivered again`,
+			);
+	}
+	return decisions;
 }

@@ -6,38 +6,17 @@
 import { idText, sentByOneOf } from '../../shared/ids';
 import { cutText } from '../../shared/lines';
 import { timestampValue } from '../../shared/timestamps';
-import { shortHash } from '../v2/deliveryLedger';
-import type { TriggerMessage } from '../pollState';
+import type { Decision } from '../decisions';
+import { shortHash } from '../shortHash';
+import type { TriggerMessage, WatchedMessage, WatchState } from '../triggerState';
 
 /** Text kept per watched message for an edit's `before` (the hash still sees a change past it). */
 export const WATCHED_TEXT_CHARS = 1_000;
 
-export interface WatchedMessage {
-	id: string;
-	createdAt: number;
-	updatedAt: number | null;
-	/** Hash of the whole text, and its start: at most WATCHED_TEXT_CHARS characters, whole ones. */
-	hash: string;
-	text: string;
-	/** `<name>\n<reactor>` pairs, sorted. */
-	reactions: string[];
-}
-
-export interface WatchState {
-	messages: WatchedMessage[];
-}
-
 export type ChangeKind = 'messageEdited' | 'reactionAdded' | 'reactionRemoved';
 
-export interface Change {
-	kind: ChangeKind;
-	key: string;
-	message: TriggerMessage;
-	before?: { message: string; truncated?: true };
-	after?: { message: string };
-	reaction?: string;
-	reactor?: string;
-}
+/** A change seen in the watch window: an edit, or one reaction of one person added or removed. */
+export type Change = Extract<Decision, { event: ChangeKind }>;
 
 function textOf(message: TriggerMessage): string {
 	return typeof message.message === 'string' ? message.message : '';
@@ -113,8 +92,8 @@ export function watchChanges(
 		const edited = now.hash !== then.hash;
 		if (edited && settings.kinds.has('messageEdited') && !ownMessage(message)) {
 			changes.push({
-				kind: 'messageEdited',
-				key: `edited:${message.id}@${now.updatedAt}`,
+				event: 'messageEdited',
+				key: { kind: 'messageEdited', id: message.id, updatedAt: now.updatedAt },
 				message,
 				before: {
 					message: then.text,
@@ -126,23 +105,21 @@ export function watchChanges(
 		}
 		const had = new Set(then.reactions);
 		const has = new Set(now.reactions);
-		const diff = (kind: ChangeKind, from: string[], other: Set<string>, sign: string) => {
+		const diff = (
+			kind: 'reactionAdded' | 'reactionRemoved',
+			from: string[],
+			other: Set<string>,
+		) => {
 			if (!settings.kinds.has(kind)) return;
 			for (const pair of from) {
 				if (other.has(pair)) continue;
 				const [reaction, reactor] = pair.split('\n');
 				if (settings.own && reactor === settings.own) continue;
-				changes.push({
-					kind,
-					key: `reaction${sign}:${message.id}:${reaction}:${reactor}`,
-					message,
-					reaction,
-					reactor,
-				});
+				changes.push({ event: kind, key: { kind, id: message.id, reaction, reactor }, message });
 			}
 		};
-		diff('reactionAdded', now.reactions, had, '+');
-		diff('reactionRemoved', then.reactions, has, '-');
+		diff('reactionAdded', now.reactions, had);
+		diff('reactionRemoved', then.reactions, has);
 	}
 	return { changes, next: { messages: sorted.map(watched) } };
 }

@@ -16,13 +16,14 @@ import { searchConversations } from '../../shared/listSearch';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
+import { downloadTriggerAttachments } from '../attachments';
+import { buildItems, messagesWithFiles, withFiles } from '../deliveryItems';
 import { checkEvents } from '../events/check';
 import { NEW_MESSAGES_ONLY } from '../events/settings';
 import { fetchNewest } from '../newest';
-import { downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
-import { isTriggerState } from '../pollState';
+import { isTriggerState } from '../triggerState';
 
 /**
  * Polls in progress in this process, by workflow and node. n8n starts a poll on every tick of every Poll
@@ -52,7 +53,7 @@ export class MessagingTriggerV1 implements INodeType {
 	methods = { listSearch: { searchConversations } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = readOptions(this);
+		const options = { ...readOptions(this), events: NEW_MESSAGES_ONLY };
 		const credentials = await getMessagingCredentials.call(this);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const fetchPage = servicePages(this, 'messages', listQuery(options));
@@ -74,22 +75,20 @@ export class MessagingTriggerV1 implements INodeType {
 		try {
 			const staticData = this.getWorkflowStaticData('node');
 			const stored = isTriggerState(staticData.state) ? staticData.state : null;
-			const { deliveries, nextState } = await checkEvents(this, stored, {
+			const { events } = options;
+			const check = await checkEvents(this, stored, {
 				options,
-				events: NEW_MESSAGES_ONLY,
 				unitSetting,
 				configuredOwn: credentials.ownContactId,
 				nowMs: Date.now(),
 			});
 
-			await downloadTriggerAttachments(
-				this,
-				deliveries.flatMap((d) => d.messages),
-			);
+			await downloadTriggerAttachments(this, messagesWithFiles(check.decisions, events));
 			// Only now, with the whole poll done, is the state written: a failed poll leaves it untouched.
-			staticData.state = nextState;
-			if (deliveries.length === 0) return null;
-			return [deliveries.flatMap((d) => withAttachmentOutput(d.items, d.messages))];
+			staticData.state = check.nextState;
+			if (check.decisions.length === 0) return null;
+			const built = buildItems(check.decisions, { events, output: check.output }, check.gap);
+			return [withFiles(built, events)];
 		} finally {
 			pollsInProgress.delete(pollKey);
 		}

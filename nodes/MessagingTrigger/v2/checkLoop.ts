@@ -5,21 +5,12 @@
  */
 import type { ITriggerFunctions } from 'n8n-workflow';
 
-import type { TriggerOptions } from '../options';
+import type { ActivationSettings } from './activation';
 import { TriggerDeliveries } from './deliveries';
 import { honoursDeduplicationKeys, sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
 import { sharedPaces } from './sharedPace';
 import { nextDelay, serviceWaitOf, shouldReport } from './schedule';
-
-export interface LoopSettings {
-	intervalMs: number;
-	options: TriggerOptions;
-	/** Tests only: a shorter cap on attempts or pages. */
-	maxAttempts?: number;
-	/** Tests only: how long a stop waits for executions in flight. */
-	stopWaitMs?: number;
-}
 
 /** n8n before 2.20 drops no repeated delivery (docs/compatibility.md): said once per activation, in n8n's log. */
 export const UNSUPPORTED_N8N_WARNING =
@@ -38,7 +29,7 @@ export class CheckLoop {
 
 	constructor(
 		private readonly context: ITriggerFunctions,
-		private readonly settings: LoopSettings,
+		private readonly settings: ActivationSettings,
 	) {
 		this.deliveries = new TriggerDeliveries(context, settings, () => this.checkNow(), {
 			signal: this.abort.signal,

@@ -1,40 +1,37 @@
 /**
  * The deliveries of version 2's checks: a check first emits again what was lost, then lists what is
  * new; it writes the watermark and the deliveries into static data before it emits (n8n saves static
- * data on emit), and settles each delivery when n8n says its execution has finished.
+ * data on emit), and forgets each delivery when n8n says its execution has finished.
  */
-import type { IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
+import { getMessagingCredentials } from '../../shared/transport';
+import { downloadBudget, downloadTriggerAttachments } from '../attachments';
 import {
-	getMessagingCredentials,
-	type MessagingCredentials,
-	type RequestContext,
-	type RequestOptions,
-} from '../../shared/transport';
+	buildItems,
+	markedAgain,
+	messagesWithFiles,
+	withFiles,
+	type BuiltItem,
+	type EmitSettings,
+} from '../deliveryItems';
 import { checkEvents } from '../events/check';
-import { readDeliveryAgain } from '../events/readAgain';
-import { messageItems, type MessageOutputSettings } from '../output';
-import { downloadBudget, downloadTriggerAttachments, withAttachmentOutput } from '../attachments';
-import { isTriggerState, type TriggerMessage, type TriggerState } from '../pollState';
 import type { KnownConversations } from '../ownContact';
+import { checkContext, sharedPaceOptions, type ActivationSettings } from './activation';
 import {
 	addInFlight,
 	afterRedelivery,
 	deduplicationKey,
-	emptyLedger,
-	isLedger,
+	eventsInFlight,
+	markFinished,
 	markLost,
 	MAX_DELIVERY_ATTEMPTS,
-	MAX_IN_FLIGHT_MESSAGES,
-	messagesInFlight,
+	MAX_IN_FLIGHT_EVENTS,
 	newDeliveries,
 	nextAttempts,
 	recoverAfterRestart,
-	settle,
 	type Delivery,
-	type Ledger,
 } from './deliveryLedger';
-import type { LoopSettings } from './checkLoop';
 import {
 	emitAttempt,
 	endInProcess,
@@ -43,8 +40,9 @@ import {
 	sleepUnlessAborted,
 	type ExecutionEnd,
 } from './n8nBridge';
+import { redeliveries, redeliveryMarks, type CheckRun } from './redelivery';
 import { reportUndelivered } from './reports';
-import { accountKey, sharedPaces } from './sharedPace';
+import { TriggerStore } from './store';
 
 export class TriggerDeliveries {
 	/** No check emits any more (the activation is stopping). */
@@ -53,11 +51,12 @@ export class TriggerDeliveries {
 	private closed = false;
 	/** Handlers of the ends this activation waits for. */
 	private readonly pending = new Set<Promise<void>>();
-	/** A settlement not yet saved to n8n's database, and the key of an execution that exists to save it under. */
+	/** A finished delivery not yet saved to n8n's database, and the key of an execution that exists to save it under. */
 	private unsaved: string | undefined;
-	/** Messages of this activation's deliveries, so an attempt lost here is emitted again without a request. */
-	private readonly messagesOf = new Map<string, TriggerMessage[]>();
+	/** The items of this activation's deliveries as first built, so an attempt lost here is emitted again without a request. */
+	private readonly builtOf = new Map<string, BuiltItem[]>();
 	private readonly knownConversations: KnownConversations = new Map();
+	private readonly store: TriggerStore;
 
 	/**
 	 * `redeliveryDue`: called when an attempt turned out to have started before a restart, so that its
@@ -66,10 +65,12 @@ export class TriggerDeliveries {
 	 */
 	constructor(
 		private readonly context: ITriggerFunctions,
-		private readonly settings: LoopSettings,
+		private readonly settings: ActivationSettings,
 		private readonly redeliveryDue: () => void = () => {},
 		private readonly activation: { signal?: AbortSignal; member?: object } = {},
-	) {}
+	) {
+		this.store = new TriggerStore(context);
+	}
 
 	/** Checks under way emit nothing more. */
 	stopChecks(): void {
@@ -78,8 +79,8 @@ export class TriggerDeliveries {
 
 	/**
 	 * A stopping activation waits (at most `waitMs`) for the executions of its deliveries to end and saves
-	 * their settlement, so a graceful restart redelivers nothing that finished; what is still running then
-	 * is left to the next activation (which waits on the same ends when it runs in this process).
+	 * that they finished, so a graceful restart redelivers nothing that finished; what is still running
+	 * then is left to the next activation (which waits on the same ends when it runs in this process).
 	 */
 	async close(waitMs: number): Promise<void> {
 		this.stopping = true;
@@ -92,132 +93,51 @@ export class TriggerDeliveries {
 			waited.abort();
 		}
 		this.closed = true;
-		this.saveSettlements();
+		this.saveFinished();
 	}
 
-	private get staticData(): IDataObject {
-		return this.context.getWorkflowStaticData('node');
-	}
-
-	private ledger(): Ledger {
-		const stored = this.staticData.deliveries;
-		return isLedger(stored) ? stored : emptyLedger();
-	}
-
-	private scope() {
-		return {
-			workflowId: String(this.context.getWorkflow().id ?? ''),
-			nodeId: this.context.getNode().id,
-		};
+	/** n8n's deduplication key of a delivery's attempt. */
+	private attemptKey(delivery: Delivery): string {
+		const workflowId = String(this.context.getWorkflow().id ?? '');
+		return deduplicationKey({ workflowId, nodeId: this.context.getNode().id }, delivery);
 	}
 
 	/** A check has saved where the stream stands (this is not the first activation). */
 	knowsWhereTheStreamStands(): boolean {
-		return isTriggerState(this.staticData.state);
+		return this.store.state() !== null;
 	}
 
 	/** At activation: attach to executions still running in this process (the others were lost with it). */
 	recover(): void {
-		const scope = this.scope();
-		const ledger = this.ledger();
-		const recovered = recoverAfterRestart(
-			ledger,
-			(d) => endInProcess(deduplicationKey(scope, d)) !== undefined,
-		);
-		if (recovered !== ledger) this.staticData.deliveries = recovered;
+		const ledger = this.store.ledger();
+		const recovered = recoverAfterRestart(ledger, (d) => !!endInProcess(this.attemptKey(d)));
+		if (recovered !== ledger) this.store.writeLedger(recovered);
 		for (const delivery of recovered.inFlight) {
-			const end = endInProcess(deduplicationKey(scope, delivery));
+			const end = endInProcess(this.attemptKey(delivery));
 			if (end) this.await(delivery, end);
 		}
 	}
 
-	/** A context per check, so the credential is read again at each check (edits take effect). */
-	private requestContext(): RequestContext {
-		const context = Object.create(this.context) as RequestContext;
-		const { signal } = this.activation;
-		// The transport ends its waits (a turn of the shared pace, a retry) when this aborts: a stop.
-		if (signal) Object.defineProperty(context, 'getExecutionCancelSignal', { value: () => signal });
-		return context;
-	}
-
-	/**
-	 * Every request of a check takes its turn in the pace its account shares with the other triggers of
-	 * this process. A request that gives up fails its own check only: no other trigger's check stops.
-	 */
-	private requestOptions(credentials: MessagingCredentials): RequestOptions {
-		const key = accountKey(
-			String(credentials.baseUrl ?? ''),
-			String(credentials.accessToken ?? ''),
-		);
-		const member = this.activation.member ?? this;
-		return {
-			pacer: sharedPaces.pacerFor(key, member, this.settings.intervalMs),
-			throughRefusal: true,
-		};
-	}
-
 	async check(): Promise<void> {
 		const downloads = downloadBudget(this.settings.intervalMs);
-		const context = this.requestContext();
-		const { options } = this.settings;
+		const context = checkContext(this.context, this.activation.signal);
+		const { options, intervalMs } = this.settings;
+		const { events } = options;
 		const credentials = await getMessagingCredentials.call(context);
-		const requests = this.requestOptions(credentials);
+		const requests = sharedPaceOptions(credentials, this.activation.member ?? this, intervalMs);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
-		const storedOwn = (this.staticData.state as TriggerState | undefined)?.ownContactId;
-		const output = {
-			...options,
-			unitSetting,
-			own: credentials.ownContactId?.trim() || storedOwn,
-		};
+		const own = credentials.ownContactId?.trim() || this.store.state()?.ownContactId;
+		const again: EmitSettings = { events, output: { ...options, unitSetting, own } };
 
 		// 1. Emit again what was lost.
-		const { retry, exhausted } = nextAttempts(
-			this.ledger(),
-			this.settings.maxAttempts ?? MAX_DELIVERY_ATTEMPTS,
-		);
-		const resent: Array<{ delivery: Delivery; messages: TriggerMessage[] }> = [];
-		for (const delivery of retry) {
-			let messages: TriggerMessage[];
-			try {
-				messages = await this.messagesFor(context, delivery, output, requests);
-			} catch (error) {
-				// Read again one by one, a lost delivery meets every fault of the service: one that fails
-				// stays lost and is tried at the next check, and the new messages still go out now.
-				this.context.logger.warn(
-					`Messaging Trigger: could not read the ${delivery.ids.length} message(s) of a lost delivery again (${(error as Error).message}); trying at the next check`,
-				);
-				continue;
-			}
-			await downloadTriggerAttachments(context as ITriggerFunctions, messages, downloads);
-			resent.push({ delivery: { ...delivery, ids: messages.map((m) => m.id) }, messages });
-		}
+		await this.redeliverLost({ context, requests, downloads, again });
 		if (this.stopping) return;
-		if (retry.length > 0 || exhausted.length > 0) {
-			const deliveries = resent.map((r) => r.delivery);
-			this.staticData.deliveries = afterRedelivery(this.ledger(), deliveries, exhausted);
-			for (const delivery of exhausted) this.reportExhausted(delivery);
-			for (const { delivery, messages } of resent) {
-				if (messages.length === 0) continue;
-				const final = delivery.attempt >= (this.settings.maxAttempts ?? MAX_DELIVERY_ATTEMPTS);
-				const marks: IDataObject = {
-					redelivery: true,
-					redeliveryReason: delivery.lostBecause ?? 'previousOutcomeUnknown',
-					attempt: delivery.attempt,
-				};
-				if (final) marks.finalAttempt = true;
-				this.emitDelivery(delivery, messageItems(messages, output, marks), messages);
-			}
-		}
 
 		// 2. List what is new, unless too much is in flight already.
-		const room = MAX_IN_FLIGHT_MESSAGES - messagesInFlight(this.ledger());
+		const room = MAX_IN_FLIGHT_EVENTS - eventsInFlight(this.store.ledger());
 		if (room <= 0) return;
-		const stored = isTriggerState(this.staticData.state)
-			? (this.staticData.state as TriggerState)
-			: null;
-		const { deliveries: planned, nextState } = await checkEvents(context, stored, {
+		const check = await checkEvents(context, this.store.state(), {
 			options,
-			events: options.events,
 			unitSetting,
 			configuredOwn: credentials.ownContactId,
 			room,
@@ -227,60 +147,48 @@ export class TriggerDeliveries {
 		});
 		await downloadTriggerAttachments(
 			context as ITriggerFunctions,
-			planned.flatMap((d) => d.messages),
+			messagesWithFiles(check.decisions, events),
 			downloads,
 		);
 		if (this.stopping) return;
 
-		// 3. Write, then emit: whatever happens from here on, each key is either settled or in flight.
+		// 3. Write, then emit: whatever happens from here on, each key is either finished or in flight.
 		const deliveries = newDeliveries(
-			planned.map((d) => d.key),
+			check.decisions.map((d) => d.key),
 			Date.now(),
 		);
-		this.staticData.state = nextState;
-		if (deliveries.length > 0) this.staticData.deliveries = addInFlight(this.ledger(), deliveries);
-		const byKey = new Map(planned.map((d) => [d.key, d]));
+		this.store.writeState(check.nextState);
+		if (deliveries.length > 0) this.store.writeLedger(addInFlight(this.store.ledger(), deliveries));
+		const built = buildItems(check.decisions, { events, output: check.output }, check.gap);
+		let at = 0;
 		for (const delivery of deliveries) {
-			const parts = delivery.ids.map((key) => byKey.get(key)!);
-			this.emitDelivery(
-				delivery,
-				parts.flatMap((p) => withAttachmentOutput(p.items, p.messages)),
-				parts.flatMap((p) => p.messages),
-			);
+			const part = built.slice(at, (at += delivery.keys.length));
+			this.emitDelivery(delivery, withFiles(part, events), part);
 		}
-		if (deliveries.length === 0) this.saveSettlements();
+		if (deliveries.length === 0) this.saveFinished();
 	}
 
-	/** The messages of a delivery to emit again: from this activation's memory, else read again by id. */
-	private async messagesFor(
-		context: RequestContext,
-		delivery: Delivery,
-		output: MessageOutputSettings,
-		requests: RequestOptions,
-	): Promise<TriggerMessage[]> {
-		const known = this.messagesOf.get(delivery.id);
-		if (known) return known;
-		return await readDeliveryAgain(
-			context,
-			delivery.ids,
-			this.context.logger,
-			{ events: this.settings.options.events, output },
-			requests,
-		);
+	/** The next attempts of the lost deliveries, and a report of those whose attempts are spent. */
+	private async redeliverLost(run: CheckRun): Promise<void> {
+		const maxAttempts = this.settings.maxAttempts ?? MAX_DELIVERY_ATTEMPTS;
+		const { retry, exhausted } = nextAttempts(this.store.ledger(), maxAttempts);
+		const resent = await redeliveries(run, retry, this.builtOf, this.context.logger);
+		if (this.stopping || (retry.length === 0 && exhausted.length === 0)) return;
+		const deliveries = resent.map((r) => r.delivery);
+		this.store.writeLedger(afterRedelivery(this.store.ledger(), deliveries, exhausted));
+		for (const delivery of exhausted) this.reportExhausted(delivery);
+		for (const { delivery, built } of resent) {
+			const marks = redeliveryMarks(delivery, maxAttempts);
+			if (built.length > 0)
+				this.emitDelivery(delivery, markedAgain(built, run.again, marks), built);
+		}
 	}
 
-	private emitDelivery(
-		delivery: Delivery,
-		items: INodeExecutionData[],
-		messages: TriggerMessage[],
-	): void {
-		this.messagesOf.set(delivery.id, messages);
-		// This emit saves the static data: settlements so far included.
+	private emitDelivery(delivery: Delivery, items: INodeExecutionData[], built: BuiltItem[]): void {
+		this.builtOf.set(delivery.id, built);
+		// This emit saves the static data: finished deliveries so far included.
 		this.unsaved = undefined;
-		this.await(
-			delivery,
-			emitAttempt(this.context, items, deduplicationKey(this.scope(), delivery)),
-		);
+		this.await(delivery, emitAttempt(this.context, items, this.attemptKey(delivery)));
 	}
 
 	private await(delivery: Delivery, end: Promise<ExecutionEnd>): void {
@@ -291,40 +199,40 @@ export class TriggerDeliveries {
 
 	private onEnd(delivery: Delivery, end: ExecutionEnd): void {
 		if (this.closed) return;
-		const ledger = this.ledger();
+		const ledger = this.store.ledger();
 		if (!isFinalEnd(end)) {
 			const because = end === 'existed' ? 'previousOutcomeUnknown' : 'previousAttemptFailed';
 			const next = markLost(ledger, delivery.id, delivery.attempt, because);
 			if (next === ledger) return; // not in flight any more (an older attempt)
-			this.staticData.deliveries = next;
+			this.store.writeLedger(next);
 			const what =
 				end === 'existed' ? 'already exists in n8n, its end unknown here' : `ended: ${end}`;
 			this.context.logger.warn(
-				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.ids.length} event(s) ${what}; they will be emitted again`,
+				`Messaging Trigger: the execution of attempt ${delivery.attempt} for ${delivery.keys.length} event(s) ${what}; they will be emitted again`,
 			);
 			if (end === 'existed') this.redeliveryDue();
 			return;
 		}
 		const current = ledger.inFlight.find((d) => d.id === delivery.id);
 		if (current && current.attempt !== delivery.attempt) return; // an older attempt; the newer one decides
-		this.staticData.deliveries = settle(ledger, delivery.id);
-		this.messagesOf.delete(delivery.id);
-		this.unsaved = deduplicationKey(this.scope(), delivery);
-		if (!this.stopping) this.saveSettlements();
+		this.store.writeLedger(markFinished(ledger, delivery.id));
+		this.builtOf.delete(delivery.id);
+		this.unsaved = this.attemptKey(delivery);
+		if (!this.stopping) this.saveFinished();
 	}
 
 	/**
-	 * n8n saves a trigger's static data only when it emits: without this, a settlement followed by a
-	 * stop or a crash would be forgotten and the delivery emitted again. While the trigger waits to stop,
-	 * settlements are saved once, when the wait is over.
+	 * n8n saves a trigger's static data only when it emits: without this, a finished delivery followed
+	 * by a stop or a crash would be forgotten and emitted again. While the trigger waits to stop,
+	 * finished deliveries are saved once, when the wait is over.
 	 */
-	private saveSettlements(): void {
+	private saveFinished(): void {
 		if (this.unsaved === undefined) return;
 		if (saveStaticDataNow(this.context, this.unsaved)) this.unsaved = undefined;
 	}
 
 	private reportExhausted(delivery: Delivery): void {
-		this.messagesOf.delete(delivery.id);
+		this.builtOf.delete(delivery.id);
 		reportUndelivered(this.context, delivery);
 	}
 }

@@ -1,18 +1,21 @@
 /**
- * Version 2's deliveries, pure: what was emitted and is not settled yet ("in flight"), what must be
- * emitted again, and how an execution's end decides between the two. Stored in the trigger's static
- * data next to the watermark, written before each emit, so a crash at any moment leaves a state in
- * which every message is either not yet listed, or in flight (and emitted again), or settled.
+ * Version 2's deliveries, pure: what was emitted and whose execution has not finished yet ("in
+ * flight"), what must be emitted again, and how an execution's end decides between the two. Stored in
+ * the trigger's static data next to the watermark, written before each emit, so a crash at any moment
+ * leaves a state in which every event is either not yet listed, or in flight (and emitted again), or
+ * finished.
  *
- * A delivery is one execution's messages. Each attempt has its own deduplication key, so n8n never
+ * A delivery is one execution's events. Each attempt has its own deduplication key, so n8n never
  * starts two executions for one attempt, while a lost attempt can be emitted again.
  */
+import { keyText, type DeliveryKey } from '../decisions';
+import { shortHash } from '../shortHash';
 
 export interface Delivery {
 	/** Stable for all attempts of this delivery. */
 	id: string;
-	/** The keys of the events delivered, oldest first, opaque here (for New Message: the message id). */
-	ids: string[];
+	/** The keys of the events delivered, oldest first (for New Message: the message id). */
+	keys: DeliveryKey[];
 	/** The attempt last emitted (1 for the first delivery). */
 	attempt: number;
 	/** Local clock (ms) when the first attempt was emitted. */
@@ -35,8 +38,9 @@ export interface Delivery {
  */
 export type LostBecause = 'previousAttemptFailed' | 'previousOutcomeUnknown';
 
+/** Version 2: keys as data. Version 1 (keys as text, `ids`) is read by ledgerV1.ts. */
 export interface Ledger {
-	version: 1;
+	version: 2;
 	/** Emitted; waiting for their executions to finish. */
 	inFlight: Delivery[];
 	/** Their last attempt was lost (crash, never started, lost with a restart): emitted again at the next check. */
@@ -46,41 +50,31 @@ export interface Ledger {
 /** Attempts per delivery, the first one included; after the last one is lost the messages are reported. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
-/** Messages in flight at most: above this, a check lists nothing new until executions finish. */
-export const MAX_IN_FLIGHT_MESSAGES = 1_000;
+/** Events in flight at most: above this, a check lists nothing new until executions finish. */
+export const MAX_IN_FLIGHT_EVENTS = 1_000;
 
-/** Messages per delivery (one execution) at most. */
-export const MAX_MESSAGES_PER_DELIVERY = 100;
+/** Events per delivery (one execution) at most. */
+export const MAX_EVENTS_PER_DELIVERY = 100;
 
 export function emptyLedger(): Ledger {
-	return { version: 1, inFlight: [], redeliver: [] };
+	return { version: 2, inFlight: [], redeliver: [] };
 }
 
 export function isLedger(value: unknown): value is Ledger {
 	const ledger = value as Ledger | undefined;
 	return (
 		!!ledger &&
-		ledger.version === 1 &&
+		ledger.version === 2 &&
 		Array.isArray(ledger.inFlight) &&
 		Array.isArray(ledger.redeliver)
 	);
 }
 
-/** Events (keys) emitted and not settled, waiting or to be emitted again. */
-export function messagesInFlight(ledger: Ledger): number {
+/** Events (keys) emitted and not finished, waiting or to be emitted again. */
+export function eventsInFlight(ledger: Ledger): number {
 	let count = 0;
-	for (const delivery of [...ledger.inFlight, ...ledger.redeliver]) count += delivery.ids.length;
+	for (const delivery of [...ledger.inFlight, ...ledger.redeliver]) count += delivery.keys.length;
 	return count;
-}
-
-/** A short, stable hash (FNV-1a, 32 bits) so that keys stay short whatever the ids look like. */
-export function shortHash(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) {
-		hash ^= text.charCodeAt(i);
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return hash.toString(36);
 }
 
 /** n8n's deduplication key of one attempt: unique across workflows, nodes, deliveries and attempts. */
@@ -91,17 +85,17 @@ export function deduplicationKey(
 	return `messaging-trigger:${scope.workflowId}:${scope.nodeId}:${delivery.id}:${delivery.attempt}`;
 }
 
-/** New deliveries for messages listed by a check (oldest first), at most `perDelivery` messages each. */
+/** New deliveries for the events of a check (oldest first), at most `perDelivery` events each. */
 export function newDeliveries(
-	ids: string[],
+	keys: DeliveryKey[],
 	now: number,
-	perDelivery = MAX_MESSAGES_PER_DELIVERY,
+	perDelivery = MAX_EVENTS_PER_DELIVERY,
 ): Delivery[] {
 	const deliveries: Delivery[] = [];
-	for (let at = 0; at < ids.length; at += perDelivery) {
-		const chunk = ids.slice(at, at + perDelivery);
-		const id = `${now.toString(36)}-${shortHash(chunk.join('\n'))}`;
-		deliveries.push({ id, ids: chunk, attempt: 1, firstEmittedAt: now });
+	for (let at = 0; at < keys.length; at += perDelivery) {
+		const chunk = keys.slice(at, at + perDelivery);
+		const id = `${now.toString(36)}-${shortHash(chunk.map(keyText).join('\n'))}`;
+		deliveries.push({ id, keys: chunk, attempt: 1, firstEmittedAt: now });
 	}
 	return deliveries;
 }
@@ -111,7 +105,7 @@ export function addInFlight(ledger: Ledger, deliveries: Delivery[]): Ledger {
 }
 
 /** The execution of `deliveryId` ended for good (succeeded, or failed by the workflow's own error): forget it. */
-export function settle(ledger: Ledger, deliveryId: string): Ledger {
+export function markFinished(ledger: Ledger, deliveryId: string): Ledger {
 	return {
 		...ledger,
 		inFlight: ledger.inFlight.filter((d) => d.id !== deliveryId),
@@ -190,7 +184,7 @@ export function afterRedelivery(ledger: Ledger, retry: Delivery[], exhausted: De
 	const done = new Set([...retry, ...exhausted].map((d) => d.id));
 	return {
 		...ledger,
-		inFlight: [...ledger.inFlight, ...retry.filter((d) => d.ids.length > 0)],
+		inFlight: [...ledger.inFlight, ...retry.filter((d) => d.keys.length > 0)],
 		redeliver: ledger.redeliver.filter((d) => !done.has(d.id)),
 	};
 }

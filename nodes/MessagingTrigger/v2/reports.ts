@@ -5,6 +5,7 @@
 import type { ITriggerFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { keyText } from '../decisions';
 import type { Delivery } from './deliveryLedger';
 import { saveFailedExecution } from './n8nBridge';
 
@@ -23,14 +24,15 @@ export function reportFailingChecks(
 }
 
 export function reportUndelivered(context: ITriggerFunctions, delivery: Delivery): void {
-	const ids = delivery.ids.join(', ');
+	const keys = delivery.keys.map(keyText);
+	const ids = keys.join(', ');
 	const error = new NodeOperationError(
 		context.getNode(),
-		`${delivery.ids.length} message(s) were not delivered: the executions of all ${delivery.attempt} attempts were lost`,
+		`${keys.length} message(s) were not delivered: the executions of all ${delivery.attempt} attempts were lost`,
 		{
 			description: `Message ids: ${ids}. Each attempt's execution crashed, was cancelled by a shutdown or never started; the trigger does not try again. Check n8n's crashed executions, then handle these messages by hand.`,
 		},
 	);
-	context.logger.error(error.message, { messageIds: delivery.ids });
+	context.logger.error(error.message, { messageIds: keys });
 	saveFailedExecution(context, error);
 }

@@ -3,10 +3,10 @@ const {
 	advance,
 	reachedKnownHistory,
 	compareMessages,
-	toTriggerMessage,
 	oldestFirst,
 	oldestFirstCursor,
-} = require('../../dist/nodes/MessagingTrigger/pollState');
+} = require('../../dist/nodes/MessagingTrigger/watermark');
+const { toTriggerMessage } = require('../../dist/nodes/MessagingTrigger/triggerState');
 const { countOrder, orderAfter, orderShown } = require('../../dist/nodes/shared/listOrder');
 
 /** The order a listing shows, as the trigger reads it (listing.ts, newest.ts). */

@@ -1,6 +1,6 @@
 /**
- * The Messaging Trigger's memory, pure: which listed messages are new, in what order to emit them,
- * and what to remember for the next check. No I/O here, so every rule is tested alone.
+ * The watermark, pure: which listed messages are new, in what order to emit them, and what to remember
+ * for the next check (the state's types are in triggerState.ts). No I/O here, so every rule is tested alone.
  *
  * The stored state is a watermark plus the ids near it:
  * - every message created at or before `settledThrough` counts as already delivered (or as older than
@@ -19,54 +19,8 @@
  * the last settled message on) and `resume` (a newest-first backlog larger than one check's page cap is
  * read downwards across checks, then emitted oldest first).
  */
-import { idText } from '../shared/ids';
-import type { ListOrder } from '../shared/paginate';
-import type { WatchState } from './events/watch';
-import {
-	timestampValue,
-	unitOfTimestamp,
-	type TimestampUnit,
-	type TimestampUnitSetting,
-} from '../shared/timestamps';
-
-export interface TriggerMessage {
-	id: string;
-	created_at: number;
-	[key: string]: unknown;
-}
-
-export type { ListOrder };
-
-export interface TriggerState {
-	version: 1;
-	settledThrough: number | null;
-	newest: number | null;
-	recent: Array<[id: string, createdAt: number]>;
-	/** The authenticated user's contact, once learned from a conversation (see ownContact.ts). */
-	ownContactId?: string;
-	/** The service's timestamp unit, once known: never guessed again from an empty page. */
-	unit?: TimestampUnit;
-	/** The service's list order, once a page showed it. */
-	order?: ListOrder;
-	/** Oldest-first services: the id listing starts after (the newest settled message seen). */
-	cursor?: string;
-	/**
-	 * A newest-first backlog deeper than one check is read in segments from the top down, then emitted
-	 * segment by segment from the bottom up: `resume` holds the cursor of each segment below the top
-	 * one (deepest last), `stopAt` the id where the segment being read ends (everything below it is
-	 * delivered).
-	 */
-	resume?: string[];
-	stopAt?: string;
-	/** First activation on an oldest-first history longer than one check: messages up to here existed before. */
-	existingThrough?: number;
-	/** New Conversation: the conversations' own watermark, kept by the same rules as the messages'. */
-	conversations?: TriggerState;
-	/** Message Edited and reactions: the watch window as the last check saw it. */
-	watch?: WatchState;
-	/** Group Bursts: new messages accepted and not delivered yet, one array per open burst. */
-	bursts?: TriggerMessage[][];
-}
+import type { ListOrder, TriggerMessage, TriggerState } from './triggerState';
+import { emptyState } from './triggerState';
 
 export interface AdvanceSettings {
 	/** Now, in the service's timestamp unit. */
@@ -81,30 +35,6 @@ export interface AdvanceSettings {
 }
 
 export const MAX_RECENT_IDS = 500;
-
-export function isTriggerState(value: unknown): value is TriggerState {
-	const state = value as TriggerState | undefined;
-	return !!state && state.version === 1 && Array.isArray(state.recent);
-}
-
-/** An empty state: nothing delivered yet, every message is new. */
-export function emptyState(): TriggerState {
-	return { version: 1, settledThrough: null, newest: null, recent: [] };
-}
-
-/**
- * A listed record as a trigger message: the id as a string, created_at as a number (a numeric string
- * is read as one). Undefined for a record without an id or a readable created_at.
- */
-export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
-	if (!record || typeof record !== 'object') return undefined;
-	const raw = record as Record<string, unknown>;
-	const id = idText(raw.id);
-	if (id === undefined) return undefined;
-	const createdAt = timestampValue(raw.created_at);
-	if (createdAt === undefined) return undefined;
-	return { ...raw, id, created_at: createdAt };
-}
 
 /** Ids in their natural order: as numbers when both are whole numbers (`9` before `10`), else as text. */
 function compareIds(a: string, b: string): number {
@@ -256,15 +186,4 @@ export function oldestFirstCursor(
 		else break;
 	}
 	return cursor;
-}
-
-/** The service's unit: fixed by the credential, else remembered, else shown by a message; never guessed from nothing. */
-export function serviceUnit(
-	setting: TimestampUnitSetting,
-	state: TriggerState | null,
-	listed: TriggerMessage[],
-): TimestampUnit | undefined {
-	if (setting === 'seconds' || setting === 'milliseconds') return setting;
-	if (state?.unit) return state.unit;
-	return listed.length > 0 ? unitOfTimestamp(listed[0].created_at) : undefined;
 }

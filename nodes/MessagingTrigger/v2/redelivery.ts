@@ -1,0 +1,71 @@
+/**
+ * What a lost delivery emits again: its items as first built, from this activation's memory, else read
+ * again by key (after a restart), with the files of its messages; then marked as a redelivery.
+ */
+import type { IDataObject, ITriggerFunctions, Logger } from 'n8n-workflow';
+
+import type { RequestContext, RequestOptions } from '../../shared/transport';
+import { downloadTriggerAttachments, type DownloadBudget } from '../attachments';
+import { buildItems, messagesWithFiles, type BuiltItem, type EmitSettings } from '../deliveryItems';
+import { readAgain } from '../events/readAgain';
+import type { Delivery } from './deliveryLedger';
+
+/** What the steps of one check share. */
+export interface CheckRun {
+	context: RequestContext;
+	requests: RequestOptions;
+	/** The time the check's downloads share (attachments.ts). */
+	downloads: DownloadBudget;
+	/** How a lost delivery's items are shaped now. */
+	again: EmitSettings;
+}
+
+export interface Redelivery {
+	/** Its keys: those still there (what is gone since is left out). */
+	delivery: Delivery;
+	built: BuiltItem[];
+}
+
+/**
+ * The items of each next attempt, in order. A delivery whose keys cannot be read again now is left out
+ * (logged): it stays lost and is tried at the next check, and the new messages still go out now.
+ */
+export async function redeliveries(
+	{ context, requests, downloads, again }: CheckRun,
+	retry: Delivery[],
+	remembered: Map<string, BuiltItem[]>,
+	logger: Logger,
+): Promise<Redelivery[]> {
+	const resent: Redelivery[] = [];
+	for (const delivery of retry) {
+		let built = remembered.get(delivery.id);
+		try {
+			built ??= buildItems(await readAgain(context, delivery.keys, logger, requests), again);
+		} catch (error) {
+			// Read again one by one, a lost delivery meets every fault of the service.
+			logger.warn(
+				`Messaging Trigger: could not read the ${delivery.keys.length} message(s) of a lost delivery again (${(error as Error).message}); trying at the next check`,
+			);
+			continue;
+		}
+		const decisions = built.map((b) => b.decision);
+		await downloadTriggerAttachments(
+			context as ITriggerFunctions,
+			messagesWithFiles(decisions, again.events),
+			downloads,
+		);
+		resent.push({ delivery: { ...delivery, keys: decisions.map((d) => d.key) }, built });
+	}
+	return resent;
+}
+
+/** What a redelivered item says: why it comes again, its attempt, and whether it is the last one. */
+export function redeliveryMarks(delivery: Delivery, maxAttempts: number): IDataObject {
+	const marks: IDataObject = {
+		redelivery: true,
+		redeliveryReason: delivery.lostBecause ?? 'previousOutcomeUnknown',
+		attempt: delivery.attempt,
+	};
+	if (delivery.attempt >= maxAttempts) marks.finalAttempt = true;
+	return marks;
+}
