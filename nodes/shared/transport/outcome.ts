@@ -5,7 +5,9 @@ import { apiError, describeBody, type ErrorContext } from './errors';
 import { refusalStatus, spentQuotaResetAt } from './headers/rateLimitHeaders';
 import type { Failure } from './retry';
 import { retryHintMs } from './headers/retryAfter';
-import type { ExpectedAnswer } from './types';
+
+/** `list` a `{ data: [...] }` page, `record` an object with an id, `none` anything (not read). */
+export type ExpectedAnswer = 'list' | 'record' | 'none';
 
 export interface RawResponse {
 	body: unknown;

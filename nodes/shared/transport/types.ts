@@ -9,7 +9,10 @@ import type {
 
 import type { FormValue } from './form';
 import type { RetryPolicy } from './retry';
+import type { ExpectedAnswer } from './outcome';
 import type { AcquireOptions, Pacer } from './pacing/pacer';
+
+export type { ExpectedAnswer } from './outcome';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -31,9 +34,6 @@ export interface RawBody {
 	contentType: string;
 	open(): Buffer;
 }
-
-/** `list` a `{ data: [...] }` page, `record` an object with an id, `none` anything (not read). */
-export type ExpectedAnswer = 'list' | 'record' | 'none';
 
 /** The item's place among the run's items in progress, lent while it waits out a short 429. */
 export interface Lane {

@@ -1,5 +1,5 @@
 /** Download Attachments on the Messaging node's reads: each message's attachments as binary fields. */
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { maxBytes } from '../../../shared/attachments/encoding';
 import {
@@ -7,11 +7,7 @@ import {
 	type DownloadSettings,
 } from '../../../shared/attachments/download';
 import type { RunContext } from '../../types';
-
-/** An operation's output items that carry binary data (the router pairs each with its input item). */
-export class ItemsWithBinary {
-	constructor(readonly items: Array<{ json: IDataObject; binary?: IBinaryKeyData }>) {}
-}
+import { ItemsWithBinary } from '../itemsWithBinary';
 
 /** The Download Attachments options of the item, or undefined when it is off. */
 export function readDownloadSettings(
