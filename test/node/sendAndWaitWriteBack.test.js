@@ -65,10 +65,7 @@ describe('Send and Wait for Response: Update Request Message', () => {
 	])(
 		'%s: the request is edited to its text (links gone) and "%s · HH:MM"',
 		async (label, outcome) => {
-			const { answered, json, puts, sentMessageId } = await answer(
-				{ ...double, ...on() },
-				label,
-			);
+			const { answered, json, puts, sentMessageId } = await answer({ ...double, ...on() }, label);
 			expect(answered.status).toBe(200);
 			expect(puts).toHaveLength(1);
 			expect(puts[0].url).toBe(`/v1/messages/${sentMessageId}`);
@@ -176,14 +173,21 @@ describe('the outcome line (pure)', () => {
 
 	test('brackets without a placeholder stay; unknown placeholders stay as written', () => {
 		expect(
-			outcomeLine('[done] {{outcome}} {{who}}[ ({{by}})]', { outcome: 'Answered', by: [], at }, 'UTC'),
+			outcomeLine(
+				'[done] {{outcome}} {{who}}[ ({{by}})]',
+				{ outcome: 'Answered', by: [], at },
+				'UTC',
+			),
 		).toBe('[done] Answered {{who}}');
 	});
 
 	test('the request without its link lines, wherever the labels say', () => {
 		const marker = '/exec-1/node-1?';
 		expect(
-			withoutLinks(`Go?\nhttp://x/exec-1/node-2?a\n\nYes: http://h/w${marker}a=1\nNo: http://h/w${marker}a=0`, marker),
+			withoutLinks(
+				`Go?\nhttp://x/exec-1/node-2?a\n\nYes: http://h/w${marker}a=1\nNo: http://h/w${marker}a=0`,
+				marker,
+			),
 		).toBe('Go?\nhttp://x/exec-1/node-2?a');
 	});
 });
