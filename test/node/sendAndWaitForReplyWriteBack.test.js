@@ -99,7 +99,7 @@ describe('Send and Wait for Reply: Update Request Message', () => {
 		const { items } = await ask(
 			{
 				responseType: 'approvalByKeyword',
-				...on({ outcomeLine: '{{outcome}}[ ({{by}})]' }),
+				...on({ outcomeLine: '{outcome}[ ({by})]' }),
 			},
 			reply('ct_bob', 'Declined, too risky'),
 		);
@@ -146,16 +146,19 @@ describe('Send and Wait for Reply: Update Request Message', () => {
 		expect(Object.keys(items[0].json).sort()).toEqual(['reply', 'sent', 'timedOut']);
 	});
 
-	test('Text Format "Plain Text From Markdown": the question is sent, and edited, as plain text', async () => {
+	test('Text Format "Plain Text From Markdown": the question is sent, and edited, as plain text; an expression around {outcome}', async () => {
 		const { items } = await ask(
 			{
 				message: `**${QUESTION}** see [order](https://shop.example/1042)`,
-				...on({ textFormat: 'plainFromMarkdown', outcomeLine: '{{outcome}}' }),
+				...on({
+					textFormat: 'plainFromMarkdown',
+					outcomeLine: '={{ "Order " + 1042 }}: {outcome}',
+				}),
 			},
 			reply('ct_ann', 'yes'),
 		);
 		const plain = `${QUESTION} see order (https://shop.example/1042)`;
 		expect(items[0].json.sent.message).toBe(plain);
-		expect(putText(puts()[0])).toBe(`${plain}\n\nAnswered`);
+		expect(putText(puts()[0])).toBe(`${plain}\n\nOrder 1042: Answered`);
 	});
 });

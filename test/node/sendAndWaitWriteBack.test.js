@@ -87,7 +87,7 @@ describe('Send and Wait for Response: Update Request Message', () => {
 		const { json, puts } = await answer(
 			{
 				responseType: 'freeText',
-				...on({ outcomeLine: '— {{outcome}}[ by {{by}}] at {{ time }} —' }),
+				...on({ outcomeLine: '— {outcome}[ by {by}] at { time } —' }),
 			},
 			'Respond',
 			{ response: 'Keep it 30 days' },
@@ -168,17 +168,13 @@ describe('the outcome line (pure)', () => {
 		[{ outcome: 'Approved', by: [] }, 'Approved · 14:02 UTC'],
 		[{ outcome: 'No answer (timed out)', by: [] }, 'No answer (timed out) · 14:02 UTC'],
 	])('default template: %j → %s', (outcome, line) =>
-		expect(outcomeLine('{{outcome}}[ by {{by}}] · {{time}}', { ...outcome, at }, 'UTC')).toBe(line),
+		expect(outcomeLine('{outcome}[ by {by}] · {time}', { ...outcome, at }, 'UTC')).toBe(line),
 	);
 
 	test('brackets without a placeholder stay; unknown placeholders stay as written', () => {
 		expect(
-			outcomeLine(
-				'[done] {{outcome}} {{who}}[ ({{by}})]',
-				{ outcome: 'Answered', by: [], at },
-				'UTC',
-			),
-		).toBe('[done] Answered {{who}}');
+			outcomeLine('[done] {outcome} {who}[ ({by})]', { outcome: 'Answered', by: [], at }, 'UTC'),
+		).toBe('[done] Answered {who}');
 	});
 
 	test('the request without its link lines, wherever the labels say', () => {

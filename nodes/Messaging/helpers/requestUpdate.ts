@@ -7,7 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { messagingApiRequest, type RequestOptions } from '../../shared/transport';
 
-export const DEFAULT_OUTCOME_LINE = '{{outcome}}[ by {{by}}] · {{time}}';
+/** Single braces: n8n's editor turns a typed {{ into an expression, which would then fail on {{outcome}}. */
+export const DEFAULT_OUTCOME_LINE = '{outcome}[ by {by}] · {time}';
 
 /** The two options; `timeoutNote` says whether a time-out is written too. */
 export const updateRequestOptions = (timeoutNote: string): INodeProperties[] => [
@@ -24,7 +25,7 @@ export const updateRequestOptions = (timeoutNote: string): INodeProperties[] => 
 		type: 'string',
 		default: DEFAULT_OUTCOME_LINE,
 		description:
-			'With Update Request Message: the line added below the request. {{outcome}} is Approved, Declined, Answered or No answer (timed out); {{by}} who decided or answered (empty when not known); {{time}} when, as HH:MM and the workflow’s time zone. A part in [ ] is left out when a placeholder in it is empty.',
+			'With Update Request Message: the line added below the request. {outcome} is Approved, Declined, Answered or No answer (timed out); {by} who decided or answered (empty when not known); {time} when, as HH:MM and the workflow’s time zone. A part in [ ] is left out when a placeholder in it is empty. Single braces: an n8n expression may surround them.',
 	},
 ];
 
@@ -53,6 +54,8 @@ export function clockTime(at: Date, timeZone: string): string {
 	}
 }
 
+const PLACEHOLDER = /\{\s*(outcome|by|time)\s*\}/g;
+
 /** Pure: the outcome line from its template; a [ … ] part whose placeholder is empty is left out. */
 export function outcomeLine(template: string, outcome: Outcome, timeZone: string): string {
 	const values: Record<string, string> = {
@@ -60,10 +63,9 @@ export function outcomeLine(template: string, outcome: Outcome, timeZone: string
 		by: outcome.by.join(', '),
 		time: clockTime(outcome.at, timeZone),
 	};
-	const fill = (text: string) =>
-		text.replace(/\{\{\s*(outcome|by|time)\s*\}\}/g, (_m, name: string) => values[name]);
-	const line = template.replace(/\[([^[\]]*\{\{[^[\]]*)\]/g, (_m, part: string) => {
-		const names = [...part.matchAll(/\{\{\s*(outcome|by|time)\s*\}\}/g)].map((m) => m[1]);
+	const fill = (text: string) => text.replace(PLACEHOLDER, (_m, name: string) => values[name]);
+	const line = template.replace(/\[([^[\]]*\{[^[\]]*)\]/g, (_m, part: string) => {
+		const names = [...part.matchAll(PLACEHOLDER)].map((m) => m[1]);
 		return names.some((name) => values[name] === '') ? '' : fill(part);
 	});
 	return fill(line).replace(/\s+/g, ' ').trim();
