@@ -168,7 +168,12 @@ async function main() {
 			approvalOptions: { values: { approvalType: 'double' } },
 		};
 		const workflows = [
-			webhookWorkflow('e2eSwApprove001', 'approve', approve, log),
+			webhookWorkflow(
+				'e2eSwApprove001',
+				'approve',
+				{ ...approve, options: { updateRequestMessage: true } },
+				log,
+			),
 			webhookWorkflow(
 				'e2eSwTimeout001',
 				'timeout',
@@ -249,6 +254,7 @@ async function main() {
 					approvalsRequired: 2,
 					replyTimeout: 120,
 					checkInterval: 0.5,
+					options: { updateRequestMessage: true },
 				},
 				log,
 			),
@@ -361,6 +367,12 @@ async function main() {
 				);
 				assert.equal(out.data.approved, true);
 				assert.equal(out.sentMessageId, sentRequest.id);
+				// Update Request Message: the links gone, the outcome below (no person known on this page).
+				assert.deepEqual(out.requestUpdate, { updated: true });
+				assert.match(
+					store.messages.get(sentRequest.id).message,
+					/^Archive Ann\?\n\nApproved · \d\d:\d\d \S+$/,
+				);
 
 				const again = await open(declineLink); // the execution has finished: nothing more to decide
 				assert.notEqual(again.status, 401);
@@ -521,6 +533,11 @@ async function main() {
 				assert.deepEqual(out.approvedBy, ['ct_bob', 'ct_ann']);
 				assert.deepEqual(out.declinedBy, []);
 				assert.equal(out.sent.id, question.id);
+				assert.deepEqual(out.requestUpdate, { updated: true });
+				assert.match(
+					store.messages.get(question.id).message,
+					/^Refund order 7 \(90 EUR\)\?\n\nApproved by ct_bob, ct_ann · \d\d:\d\d \S+$/,
+				);
 			},
 		);
 
