@@ -183,6 +183,7 @@ async function main() {
 						limitWaitTime: {
 							values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
 						},
+						updateRequestMessage: true,
 					},
 				},
 				log,
@@ -576,6 +577,9 @@ async function main() {
 				);
 				assert.equal(out.data, undefined);
 				assert.deepEqual(out.query, { who: 'Bob' });
+				// n8n resumes a timed-out wait with the node disabled: Update Request Message cannot run.
+				assert.equal(out.requestUpdate, undefined);
+				assert.equal(store.messages.get(request.id).message, request.message);
 				// The expired link decides nothing: the execution has gone on.
 				const late = await open(linkIn(request.message, 'Approve'), { method: 'POST' });
 				// n8n answers a finished send-and-wait itself ("no action required"); the node is not asked.
