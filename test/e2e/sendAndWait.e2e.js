@@ -168,7 +168,12 @@ async function main() {
 			approvalOptions: { values: { approvalType: 'double' } },
 		};
 		const workflows = [
-			webhookWorkflow('e2eSwApprove001', 'approve', approve, log),
+			webhookWorkflow(
+				'e2eSwApprove001',
+				'approve',
+				{ ...approve, options: { updateRequestMessage: true } },
+				log,
+			),
 			webhookWorkflow(
 				'e2eSwTimeout001',
 				'timeout',
@@ -178,6 +183,7 @@ async function main() {
 						limitWaitTime: {
 							values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
 						},
+						updateRequestMessage: true,
 					},
 				},
 				log,
@@ -249,6 +255,7 @@ async function main() {
 					approvalsRequired: 2,
 					replyTimeout: 120,
 					checkInterval: 0.5,
+					options: { updateRequestMessage: true },
 				},
 				log,
 			),
@@ -361,6 +368,12 @@ async function main() {
 				);
 				assert.equal(out.data.approved, true);
 				assert.equal(out.sentMessageId, sentRequest.id);
+				// Update Request Message: the links gone, the outcome below (no person known on this page).
+				assert.deepEqual(out.requestUpdate, { updated: true });
+				assert.match(
+					store.messages.get(sentRequest.id).message,
+					/^Archive Ann\?\n\nApproved · \d\d:\d\d \S+$/,
+				);
 
 				const again = await open(declineLink); // the execution has finished: nothing more to decide
 				assert.notEqual(again.status, 401);
@@ -521,6 +534,11 @@ async function main() {
 				assert.deepEqual(out.approvedBy, ['ct_bob', 'ct_ann']);
 				assert.deepEqual(out.declinedBy, []);
 				assert.equal(out.sent.id, question.id);
+				assert.deepEqual(out.requestUpdate, { updated: true });
+				assert.match(
+					store.messages.get(question.id).message,
+					/^Refund order 7 \(90 EUR\)\?\n\nApproved by ct_bob, ct_ann · \d\d:\d\d \S+$/,
+				);
 			},
 		);
 
@@ -559,6 +577,9 @@ async function main() {
 				);
 				assert.equal(out.data, undefined);
 				assert.deepEqual(out.query, { who: 'Bob' });
+				// n8n resumes a timed-out wait with the node disabled: Update Request Message cannot run.
+				assert.equal(out.requestUpdate, undefined);
+				assert.equal(store.messages.get(request.id).message, request.message);
 				// The expired link decides nothing: the execution has gone on.
 				const late = await open(linkIn(request.message, 'Approve'), { method: 'POST' });
 				// n8n answers a finished send-and-wait itself ("no action required"); the node is not asked.

@@ -11,7 +11,7 @@ const { ReplyWatcher } = require(path.join(replyDist, 'replyWatcher.js'));
 const { isReply } = require(path.join(replyDist, 'replyMatch.js'));
 const { orderShownBy } = require(path.join(replyDist, 'pageOrder.js'));
 const { escapeHtml } = require(path.join(dist, 'pages.js'));
-const { requestMessageId } = require(path.join(dist, 'webhook.js'));
+const { requestMessageId } = require(path.join(dist, 'requestLookup.js'));
 const { readSubmission } = require(path.join(dist, 'formFields.js'));
 
 describe('links', () => {

@@ -12,12 +12,14 @@ import type {
 } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { listPage } from '../../shared/paginate';
-import { getMessagingCredentials, messagingApiRequest } from '../../shared/transport';
-import { timestampValue } from '../../shared/timestamps';
-import { idText, sentByOneOf } from '../../shared/ids';
-import { listedMessages, type ListedMessage } from '../../shared/listedMessage';
-import { hasSignature, resumeMarker } from './links';
+import {
+	outcomeLine,
+	updateRequestMessage,
+	updatedRequestText,
+	DEFAULT_OUTCOME_LINE,
+} from '../helpers/requestUpdate';
+import { hasSignature } from './links';
+import { findRequestMessage, type RequestMessage } from './requestLookup';
 import { readFormFields, readSubmission } from './formFields';
 import {
 	PAGE_CSP,
@@ -51,10 +53,6 @@ export const sendAndWaitWebhooks = [
 		isFullPath: true,
 	},
 ];
-
-/** Pages read to find the request message's ID when the response arrives. */
-const LOOKUP_PAGES = 4;
-const LOOKUP_PAGE_SIZE = 50;
 
 interface MinimalResponse {
 	statusCode: number;
@@ -99,12 +97,43 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 
-	const sentMessageId = await findRequestMessageId(this, requestUrl);
+	const sent = await findRequestMessage(this, requestUrl);
 	sendPage(response, 200, recordedPage());
-	return {
-		noWebhookResponse: true,
-		workflowData: [[{ json: { ...answer.output, sentMessageId } }]],
-	};
+	const json: IDataObject = { ...answer.output, sentMessageId: sent?.id ?? null };
+	if (this.getNodeParameter('options.updateRequestMessage', false) === true)
+		json.requestUpdate = await writeBack(
+			this,
+			sent,
+			answer.output.data as IDataObject,
+			responseType,
+		);
+	return { noWebhookResponse: true, workflowData: [[{ json }]] };
+}
+
+/** Update Request Message: the answer written below the request. The person is not known, only the answer. */
+async function writeBack(
+	context: IWebhookFunctions,
+	request: RequestMessage | null,
+	data: IDataObject,
+	responseType: string,
+): Promise<IDataObject> {
+	const approved = responseType === 'approval' ? data.approved : undefined;
+	const line = outcomeLine(
+		String(context.getNodeParameter('options.outcomeLine', DEFAULT_OUTCOME_LINE) ?? ''),
+		{
+			outcome: approved === true ? 'Approved' : approved === false ? 'Declined' : 'Answered',
+			by: [],
+			at: new Date(String(data.respondedAt)),
+		},
+		context.getTimezone(),
+	);
+	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
+	return await updateRequestMessage(
+		context as unknown as IExecuteFunctions,
+		request?.id,
+		updatedRequestText(request?.text ?? '', line),
+		{},
+	);
 }
 
 /** A page to show (nothing decided), or the node's output. */
@@ -172,79 +201,4 @@ function submittedText(body: IDataObject | undefined): string {
 	const value = body?.[RESPONSE_FIELD] ?? (body?.data as IDataObject | undefined)?.[RESPONSE_FIELD];
 	if (Array.isArray(value)) return String(value[0] ?? '');
 	return typeof value === 'string' ? value : '';
-}
-
-/**
- * The request message's ID, so a later step can edit or delete it. The links are signed before the
- * message exists, so its ID cannot be in them: it is the message of the conversation whose text holds
- * this link's `/<execution>/<node>?`. A person may paste or quote the link, so of those it is the one
- * sent by the credential's account when *Your Contact ID* says which that is, else the oldest (the
- * request came first): the newest would hand a later "delete sentMessageId" step the person's message.
- * A failed lookup never blocks the response: the ID is then null.
- */
-async function findRequestMessageId(
-	context: IWebhookFunctions,
-	requestUrl: string,
-): Promise<string | null> {
-	const marker = resumeMarker(requestUrl);
-	const conversationId = String(
-		context.getNodeParameter('conversationId', '', { extractValue: true }) ?? '',
-	).trim();
-	if (!marker || conversationId === '') return null;
-	// The transport needs only what a webhook context also offers: credentials, the node, httpRequest helpers.
-	const requester = context as unknown as IExecuteFunctions;
-	const holding: ListedMessage[] = [];
-	try {
-		const own = String((await getMessagingCredentials.call(requester)).ownContactId ?? '').trim();
-		// In a direct conversation the person is its contact: their messages are not the request.
-		const conversation = await messagingApiRequest.call(requester, {
-			method: 'GET',
-			path: ['conversations', conversationId],
-		});
-		const person = idText(conversation.contact_id) ?? '';
-		let cursor: string | undefined;
-		for (let page = 0; page < LOOKUP_PAGES; page++) {
-			const result = await listPage.call(
-				requester,
-				'messages',
-				{ conversation_id: conversationId },
-				{ cursor, limit: LOOKUP_PAGE_SIZE },
-			);
-			const messages = listedMessages(result.data);
-			holding.push(
-				...messages.filter((m) => typeof m.message === 'string' && m.message.includes(marker)),
-			);
-			const last = messages[messages.length - 1];
-			if (!result.hasMore || last === undefined || last.id === cursor) break;
-			cursor = last.id;
-		}
-		return requestMessageId(holding, own, person);
-	} catch (error) {
-		context.logger.warn(
-			`Messaging: could not look up the request message: ${(error as Error).message}`,
-		);
-	}
-	return null;
-}
-
-/**
- * Of the messages holding the link, the oldest the account sent when `own` names it (none: null), else
- * the oldest not sent by `person` (a direct conversation's contact).
- */
-export function requestMessageId(
-	holding: ListedMessage[],
-	own: string,
-	person: string,
-): string | null {
-	// Knowing who "I" am, only my messages can be the request; else any but the person's.
-	const pool =
-		own !== ''
-			? holding.filter((m) => sentByOneOf(m, [own]))
-			: holding.filter((m) => !sentByOneOf(m, [person]));
-	const createdAt = (m: ListedMessage) => timestampValue(m.created_at) ?? Infinity;
-	const oldest = pool.reduce<ListedMessage | undefined>(
-		(best, m) => (best === undefined || createdAt(m) < createdAt(best) ? m : best),
-		undefined,
-	);
-	return oldest ? String(oldest.id) : null;
 }

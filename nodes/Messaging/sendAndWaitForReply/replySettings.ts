@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getRequiredId, inputError } from '../helpers/parameters';
 import { getMessageText } from '../helpers/reviewRequest';
+import { formattedText } from '../descriptions/chatText';
 import { compileLinearPattern, type TextPattern } from './linearPattern';
 import { checkApprovalRules, listEntries, type ApprovalRules } from './approval';
 
@@ -24,7 +25,7 @@ export interface ReplySettings {
 /** Every parameter checked before anything is sent. */
 export function readReplySettings(context: IExecuteFunctions, itemIndex: number): ReplySettings {
 	const conversationId = getRequiredId(context, 'conversationId', itemIndex, 'Conversation');
-	const text = getMessageText(context, itemIndex);
+	const text = formattedText(context, itemIndex, getMessageText(context, itemIndex));
 	const timeout = Number(context.getNodeParameter('replyTimeout', itemIndex, 300));
 	if (!Number.isFinite(timeout) || timeout <= 0) {
 		throw inputError(

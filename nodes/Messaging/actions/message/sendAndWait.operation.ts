@@ -10,6 +10,12 @@ import { requestMessageText, waitTillFrom, type LimitWaitTime } from '../../send
 import { formFieldsProperty, readFormFields } from '../../sendAndWait/formFields';
 import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
+import { formattedText, textFormatOption } from '../../descriptions/chatText';
+import { updateRequestOptions } from '../../helpers/requestUpdate';
+
+/** n8n resumes a timed-out wait with the node disabled (WorkflowExecute.handleWaitingState): none of its code runs. */
+const NOT_ON_TIMEOUT =
+	'Not when Limit Wait Time ends the wait: n8n then goes on without running the node.';
 
 const properties: INodeProperties[] = [
 	{ ...conversationLocator, description: 'The conversation to send the request to' },
@@ -100,7 +106,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show: { responseType: ['approval'] } },
-		options: [limitWaitTimeOption],
+		options: [limitWaitTimeOption, textFormatOption, ...updateRequestOptions(NOT_ON_TIMEOUT)],
 	},
 	{
 		displayName: 'Options',
@@ -139,6 +145,8 @@ const properties: INodeProperties[] = [
 				default: 'Submit',
 				description: 'The label of the button that sends the answer',
 			},
+			textFormatOption,
+			...updateRequestOptions(NOT_ON_TIMEOUT),
 		],
 	},
 ];
@@ -151,7 +159,7 @@ export const description = updateDisplayOptions(
 /**
  * Sends one request message (for the first item, as n8n's send-and-wait nodes do) and parks the
  * execution until the person answers on the page a link opens, or the wait limit passes. The webhook side (webhook.ts)
- * turns the click into the node's output; on a time-out n8n goes on with the input items.
+ * turns the click into the node's output; on a time-out n8n goes on with the input items, the node disabled.
  */
 export async function executeSendAndWait(
 	this: IExecuteFunctions,
@@ -160,7 +168,7 @@ export async function executeSendAndWait(
 	const itemIndex = 0;
 	try {
 		const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
-		const message = getMessageText(this, itemIndex);
+		const message = formattedText(this, itemIndex, getMessageText(this, itemIndex));
 		const limit = this.getNodeParameter(
 			'options.limitWaitTime.values',
 			itemIndex,

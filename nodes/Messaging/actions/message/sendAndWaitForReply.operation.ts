@@ -30,6 +30,9 @@ import { itemSuffix } from '../../helpers/parameters';
 import { instructionLine } from '../../sendAndWaitForReply/approval';
 import { approvalProperties, approvalWait } from '../../sendAndWaitForReply/approvalWait';
 import type { OperationResult, RunContext } from '../../types';
+import { textFormatOption } from '../../descriptions/chatText';
+import { updateRequestOptions } from '../../helpers/requestUpdate';
+import { ON_TIMEOUT_TOO, withRequestUpdate } from '../../sendAndWaitForReply/writeBack';
 
 export const simplifyAs = 'reply';
 
@@ -112,6 +115,8 @@ const properties: INodeProperties[] = [
 					'A regular expression (JavaScript syntax; /…/i for flags). Messages that do not match are skipped and the wait goes on.',
 			},
 			...attachmentDownloadOptions,
+			textFormatOption,
+			...updateRequestOptions(ON_TIMEOUT_TOO),
 		],
 	}),
 ];
@@ -214,17 +219,16 @@ export async function execute(
 					})
 				: undefined),
 	});
-	if (outcome)
-		return approval
-			? outcome
-			: await withReplyAttachments(
-					this,
-					itemIndex,
-					run,
-					outcome as IDataObject & { reply: IDataObject },
-				);
+	const written = async <T extends IDataObject | undefined>(result: T) =>
+		await withRequestUpdate(this, itemIndex, requestOptions, sent, settings.text, result);
+	if (outcome) {
+		// The request is updated before any attachment is downloaded: the chat shows the answer at once.
+		const result = (await written(outcome)) as IDataObject & { reply: IDataObject };
+		return approval ? result : await withReplyAttachments(this, itemIndex, run, result);
+	}
 
 	if (settings.onTimeout === 'error') {
+		await written(undefined);
 		throw new NodeOperationError(
 			this.getNode(),
 			`No ${settings.approval ? 'decision' : 'reply'} came within ${settings.timeoutMs / 1000} s${itemSuffix(this, itemIndex)}`,
@@ -234,6 +238,7 @@ export async function execute(
 			},
 		);
 	}
-	if (approval) return approval.timedOut();
-	return { sent: sent as IDataObject, reply: null, timedOut: true };
+	return await written(
+		approval ? approval.timedOut() : { sent: sent as IDataObject, reply: null, timedOut: true },
+	);
 }
