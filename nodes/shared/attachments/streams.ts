@@ -44,7 +44,8 @@ async function* wireBytes(pieces: BodyPiece[], length: number): AsyncGenerator<B
 		}
 		if (sent > length) break;
 	}
-	if (sent !== length)
+	if (sent > length) throw new Error(`The upload is longer than the ${length} bytes announced`);
+	if (sent < length)
 		throw new Error(`The upload came to ${sent} bytes, not the ${length} announced`);
 }
 
