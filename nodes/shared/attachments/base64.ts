@@ -33,24 +33,19 @@ export function* pieces(text: string): Generator<string> {
 	}
 }
 
-/** The bytes of an item's base64 text, decoded piece by piece (4 characters at a time decode alone). */
-export function* bytesOfText(text: string): Generator<Buffer> {
+/** An item's base64 text in pieces that decode alone (4 characters to 3 bytes), whitespace left out. */
+export function* decodablePieces(text: string): Generator<string> {
 	let carry = '';
 	for (const piece of pieces(text)) {
 		const joined = carry + piece;
 		const whole = joined.length - (joined.length % 4);
-		if (whole > 0) yield Buffer.from(joined.slice(0, whole), 'base64');
+		if (whole > 0) yield joined.slice(0, whole);
 		carry = joined.slice(whole);
 	}
-	if (carry !== '') yield Buffer.from(carry, 'base64');
+	if (carry !== '') yield carry;
 }
 
-/** A piece of base64 as the form sends it: `+`, `/` and `=` percent-encoded, like encodeForm does. */
-export function formBytes(base64: string): Buffer {
-	return Buffer.from(encodeFormComponent(base64), 'latin1');
-}
-
-/** formBytes(base64).length, without building it (base64's own characters are all that is counted fast). */
+/** The length of encodeFormComponent(base64), without building it (base64's own characters counted fast). */
 export function formLength(base64: string): number {
 	if (!/^[A-Za-z0-9+/=_-]*$/.test(base64)) return Buffer.byteLength(encodeFormComponent(base64));
 	let escaped = 0;

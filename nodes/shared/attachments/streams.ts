@@ -29,24 +29,38 @@ export function seenReadableClass(): ReadableClass | undefined {
 	return found;
 }
 
-/** A piece of a body: text (UTF-8), or bytes read when the body gets there, afresh for each attempt. */
-export type BodyPiece = string | (() => AsyncIterable<Buffer>);
+/** Bytes, or text to be written in an encoding (straight into a whole-body buffer, with no copy of its own). */
+export type Chunk = Buffer | { text: string; encoding: 'latin1' | 'base64' };
 
-/** The pieces' bytes; `length` is what was announced, and a body that comes to another length is an error. */
-async function* wireBytes(pieces: BodyPiece[], length: number): AsyncGenerator<Buffer> {
+/** A piece of a body: text (UTF-8), or chunks made when the body gets there, afresh for each attempt. */
+export type BodyPiece = string | (() => AsyncIterable<Chunk>);
+
+export function chunkLength(chunk: Chunk): number {
+	return Buffer.isBuffer(chunk) ? chunk.length : Buffer.byteLength(chunk.text, chunk.encoding);
+}
+
+/** The pieces' chunks; `length` is what was announced, and a body that comes to another length is an error. */
+async function* wireChunks(pieces: BodyPiece[], length: number): AsyncGenerator<Chunk> {
 	let sent = 0;
 	for (const piece of pieces) {
 		const chunks = typeof piece === 'string' ? [Buffer.from(piece, 'utf8')] : piece();
 		for await (const chunk of chunks) {
-			sent += chunk.length;
+			sent += chunkLength(chunk);
 			if (sent > length) break;
 			yield chunk;
 		}
 		if (sent > length) break;
 	}
 	if (sent > length) throw new Error(`The upload is longer than the ${length} bytes announced`);
-	if (sent < length)
-		throw new Error(`The upload came to ${sent} bytes, not the ${length} announced`);
+	if (sent < length) throw shortBody(sent, length);
+}
+
+const shortBody = (sent: number, length: number) =>
+	new Error(`The upload came to ${sent} bytes, not the ${length} announced`);
+
+async function* wireBytes(pieces: BodyPiece[], length: number): AsyncGenerator<Buffer> {
+	for await (const chunk of wireChunks(pieces, length))
+		yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.text, chunk.encoding);
 }
 
 /**
@@ -61,6 +75,11 @@ export async function openBody(
 	if (readable) return readable.from(wireBytes(pieces, length), { objectMode: false });
 	const body = Buffer.allocUnsafe(length);
 	let offset = 0;
-	for await (const chunk of wireBytes(pieces, length)) offset += chunk.copy(body, offset);
+	for await (const chunk of wireChunks(pieces, length)) {
+		offset += Buffer.isBuffer(chunk)
+			? chunk.copy(body, offset)
+			: body.write(chunk.text, offset, chunk.encoding);
+	}
+	if (offset !== length) throw shortBody(offset, length);
 	return body;
 }

@@ -16,7 +16,8 @@ export class StreamedFormValue {
 	constructor(
 		/** Bytes, once encoded. */
 		readonly length: number,
-		readonly chunks: () => AsyncIterable<Buffer>,
+		/** Bytes, or ASCII text already encoded. */
+		readonly chunks: () => AsyncIterable<Buffer | { text: string; encoding: 'latin1' }>,
 	) {}
 }
 

@@ -6,10 +6,10 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { formPieces, StreamedFormValue, type RawBody } from '../../../shared/transport';
+import { encodeFormComponent } from '../../../shared/transport/form';
 import {
 	base64OfBytes,
-	bytesOfText,
-	formBytes,
+	decodablePieces,
 	formLength,
 	pieces,
 } from '../../../shared/attachments/base64';
@@ -22,10 +22,12 @@ import {
 	type Part,
 } from '../../../shared/attachments/encoding';
 import {
+	chunkLength,
 	openBody,
 	readableClassOf,
 	seenReadableClass,
 	type BodyPiece,
+	type Chunk,
 	type ReadableClass,
 } from '../../../shared/attachments/streams';
 import { inputError } from '../parameters';
@@ -42,16 +44,18 @@ async function* storedBytes(context: IExecuteFunctions, id: string): AsyncGenera
 	for await (const chunk of stream) yield chunk as Buffer;
 }
 
-/** The file's bytes, checked against the size n8n recorded for it (the multipart body's length). */
+/** The file's bytes (its base64 text in memory mode), checked against the size n8n recorded for it. */
 async function* fileBytes(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	{ file, binary }: FileToSend,
-): AsyncGenerator<Buffer> {
+): AsyncGenerator<Chunk> {
 	let read = 0;
-	const source = binary.id ? storedBytes(context, binary.id) : bytesOfText(binary.data ?? '');
+	const source: AsyncIterable<Chunk> | Iterable<Chunk> = binary.id
+		? storedBytes(context, binary.id)
+		: textChunks(decodablePieces(binary.data ?? ''), 'base64');
 	for await (const chunk of source) {
-		read += chunk.length;
+		read += chunkLength(chunk);
 		if (read > file.size) break; // larger than n8n recorded: refused below
 		yield chunk;
 	}
@@ -65,6 +69,10 @@ async function* fileBytes(
 	}
 }
 
+function* textChunks(texts: Iterable<string>, encoding: 'latin1' | 'base64'): Generator<Chunk> {
+	for (const text of texts) yield { text, encoding };
+}
+
 /** The file's base64 as the form sends it, its length counted first (by a read of the file if it is stored). */
 export async function formValue(
 	context: IExecuteFunctions,
@@ -75,7 +83,8 @@ export async function formValue(
 	let length = 0;
 	for await (const piece of base64()) length += formLength(piece);
 	return new StreamedFormValue(length, async function* () {
-		for await (const piece of base64()) yield formBytes(piece);
+		for await (const piece of base64())
+			yield { text: encodeFormComponent(piece), encoding: 'latin1' as const };
 	});
 }
 
