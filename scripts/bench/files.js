@@ -6,7 +6,8 @@
  * loopback (in its own process, so its parsing and storing is not measured). Each workload runs in a fresh
  * process: the input node stores the files first; then, as the Messaging node starts, garbage is collected,
  * the kernel's peak-RSS mark is reset (Linux: /proc/self/clear_refs) and the RSS read ("start"); "peak" is
- * the highest RSS from there to the end of the run. Needs a build (dist/).
+ * the highest RSS from there to the end of the run. glibc's mmap threshold is fixed (runChild), so large
+ * buffers are counted when made and given back when freed. Needs a build (dist/).
  *
  * `node scripts/bench/files.js [--modes memory,filesystem] [--compare REF]`, or `npm run bench -- --only
  * files [--compare REF] [--splice]`. --compare builds REF (a commit, branch or tag) into a temporary folder
@@ -87,9 +88,15 @@ function memory() {
 	return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-/** Marks the node's start: collects garbage, resets the peak mark, and returns the RSS then. */
-function markStart() {
+/**
+ * Marks the node's start: collects garbage (twice, with a pause: V8 frees buffers' memory on a background
+ * thread after the collection), resets the peak mark, and returns the RSS then.
+ */
+async function markStart() {
 	global.gc();
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	global.gc();
+	await new Promise((resolve) => setTimeout(resolve, 200));
 	fs.writeFileSync('/proc/self/clear_refs', '5');
 	return memory().rss;
 }
@@ -103,10 +110,10 @@ async function one(name, mode) {
 	const execute = Messaging.prototype.execute;
 	let start;
 	let started;
-	Messaging.prototype.execute = function (...args) {
-		start = markStart();
+	Messaging.prototype.execute = async function (...args) {
+		start = await markStart();
 		started = Date.now();
-		return execute.apply(this, args);
+		return await execute.apply(this, args);
 	};
 	const { runMessagingNode } = require('../../test/harness/n8n');
 	const { byId } = require('../../test/harness/sandbox');
@@ -183,7 +190,14 @@ function runChild(name, mode, dist) {
 		['--expose-gc', __filename, '--one', name, '--mode', mode],
 		{
 			encoding: 'utf8',
-			env: { ...process.env, N8N_LOG_LEVEL: 'silent', MESSAGING_DIST: dist },
+			env: {
+				...process.env,
+				N8N_LOG_LEVEL: 'silent',
+				MESSAGING_DIST: dist,
+				// Buffers over 128 KB mapped and unmapped, never kept by glibc for reuse: memory the input node
+				// freed is not counted as free room for the Messaging node, and a large buffer counts when made.
+				MALLOC_MMAP_THRESHOLD_: '131072',
+			},
 		},
 	);
 	if (child.status !== 0) throw new Error(`${name} (${mode}): ${child.stderr}`);

@@ -28,7 +28,7 @@ function filesSection(results, { started, compared }) {
 	lines.push(
 		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- --only files${compared ? ` --compare ${compared.ref}` : ''}\` on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}, n8n-core ${core}; 1-minute load average ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} during the runs (the machine is shared).`,
 		'',
-		"The Messaging node through n8n-core's execution contexts against the sandbox on loopback (its own process), each workload in a fresh process. The input node stores the files first; as the Messaging node starts, garbage is collected and the peak mark reset: **start** is the RSS then, the figure is the peak RSS from there to the end of the run minus start (so n8n storing the input files is not counted, n8n storing the downloaded ones is). Files of random bytes.",
+		"The Messaging node through n8n-core's execution contexts against the sandbox on loopback (its own process), each workload in a fresh process. The input node stores the files first; as the Messaging node starts, garbage is collected and the peak mark reset: **start** is the RSS then, the figure is the peak RSS from there to the end of the run minus start (so n8n storing the input files is not counted, n8n storing the downloaded ones is). Files of random bytes. glibc's mmap threshold is fixed at 128 KB (\`MALLOC_MMAP_THRESHOLD_\`), so a large buffer is counted when it is made rather than fitted into memory the input node freed. Garbage counts until V8 collects it.",
 	);
 	if (compared) {
 		lines.push(
