@@ -55,7 +55,11 @@ function filesSection(results, { started, compared }) {
 			);
 		}
 	}
-	lines.push('');
+	lines.push(
+		'',
+		'What the figures hold, and where the goals are not met: [docs/files.md](docs/files.md#memory).',
+		'',
+	);
 	return lines.join('\n');
 }
 
