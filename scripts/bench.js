@@ -9,7 +9,9 @@
  * against every limiter shape × Retry-After form, scripts/bench/shapes.js), --splice (with --only
  * ratelimit-shapes: write its Targets rows and section into BENCHMARKS.md, keeping every other figure),
  * --shapes fixed-window,concurrency (some limiter shapes of that matrix), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
- * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR).
+ * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR). --only files: the attachments'
+ * memory (scripts/bench/files.js), with --compare REF an older build measured right before each workload, with
+ * --splice its section written into BENCHMARKS.md.
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
@@ -35,6 +37,8 @@ const { runN8n, runUndici, measurePlan } = require('./bench/measure');
 const { triggerBench, microBench } = require('./bench/in-process');
 const { measureShapes } = require('./bench/shapes');
 const { report, spliceShapes } = require('./bench/report');
+const { benchFiles } = require('./bench/files');
+const { spliceFiles } = require('./bench/filesReport');
 
 const WORK = path.join(n8n.ROOT, '.bench');
 const USER = path.join(WORK, 'user');
@@ -43,8 +47,12 @@ async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	const { sizes, repeats } = options;
 	const started = new Date();
-	n8n.ensureN8n();
 	buildPackage();
+	const files = options.wanted('files')
+		? benchFiles({ compare: options.compare, started, log: (t) => process.stderr.write(t) })
+		: null;
+	if (options.only?.every((workload) => workload === 'files')) return writeFiles(files, options);
+	n8n.ensureN8n();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
 	const { tarball } = n8n.packPackage(WORK);
@@ -139,6 +147,7 @@ async function main() {
 			versions,
 			sizes,
 			repeats,
+			files: files?.section,
 		});
 		fs.writeFileSync(
 			path.join(n8n.ROOT, options.partial ? '.bench/BENCHMARKS.partial.md' : 'BENCHMARKS.md'),
@@ -154,10 +163,23 @@ async function main() {
 			);
 			process.stderr.write('BENCHMARKS.md: rate-limit shapes written in.\n');
 		}
+		if (options.splice && options.partial && files) writeFiles(files, options);
 		console.log(markdown);
 	} finally {
 		await sandbox.stop();
 	}
+}
+
+/** The files section alone: .bench/BENCHMARKS.partial.md, and with --splice into BENCHMARKS.md. */
+function writeFiles(files, options) {
+	fs.mkdirSync(WORK, { recursive: true });
+	fs.writeFileSync(path.join(WORK, 'BENCHMARKS.partial.md'), files.section);
+	if (options.splice) {
+		const file = path.join(n8n.ROOT, 'BENCHMARKS.md');
+		fs.writeFileSync(file, spliceFiles(fs.readFileSync(file, 'utf8'), files.section));
+		process.stderr.write('BENCHMARKS.md: the files section written in.\n');
+	}
+	console.log(files.section);
 }
 
 main().catch((error) => {

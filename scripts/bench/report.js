@@ -221,7 +221,18 @@ const machine = () =>
 	`${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`;
 
 /** BENCHMARKS.md: how it was measured, the targets, the tables. */
-function report({ normal, limited, shapes, trigger, micro, started, versions, sizes, repeats }) {
+function report({
+	normal,
+	limited,
+	shapes,
+	trigger,
+	micro,
+	started,
+	versions,
+	sizes,
+	repeats,
+	files,
+}) {
 	const lines = [];
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 	lines.push('# Benchmarks', '');
@@ -280,6 +291,7 @@ function report({ normal, limited, shapes, trigger, micro, started, versions, si
 		`Theoretical minimum: the larger of the rate limit's (${sizes.get} requests ${((sizes.get - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${sizes.send} requests ${((sizes.send - RATE.burst) / RATE.perSecond).toFixed(1)} s, ${sizes.many / 100} pages ${((sizes.many / 100 - RATE.burst) / RATE.perSecond).toFixed(2)} s) and, where that is not what binds (Send and Get Many go one request at a time), the fastest client's time on the idle service at the same concurrency: C's row in the idle table (at least ${MEAN_LATENCY_MS} ms of mean latency per request, plus the service's own work). "vs A" is the variant's wall time over A's; on A's rows it is A's wall time over that minimum.`,
 	);
 	if (shapes?.length) lines.push(shapesSection(shapes, { started, versions, sizes }));
+	if (files) lines.push(files);
 	if (trigger) {
 		lines.push(
 			`## Trigger poll (the real \`poll()\` through n8n-core's PollContext, ${LATENCY_MS}–${LATENCY_MS + JITTER_MS} ms latency, 5,000 messages of history)`,

@@ -18,7 +18,10 @@ require('reflect-metadata');
 const { WorkflowExecute, ExecutionLifecycleHooks, PollContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
-const dist = path.join(__dirname, '..', '..', 'dist');
+// The files bench (--compare) runs an older build through the same harness.
+const dist = process.env.MESSAGING_DIST
+	? path.resolve(process.env.MESSAGING_DIST)
+	: path.join(__dirname, '..', '..', 'dist');
 const { Messaging } = require(path.join(dist, 'nodes/Messaging/Messaging.node.js'));
 const { MessagingTrigger } = require(
 	path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.node.js'),

@@ -6,6 +6,7 @@
  * a hint for the buffer, and the limit counts the decoded bytes.
  */
 import { describeSize } from './encoding';
+import type { Readable, ReadableClass } from './streams';
 
 /** A Content-Length is a stranger's claim: past this, the buffer grows with the bytes that arrive. */
 const MAX_PREALLOCATED = 64 * 1024 * 1024;
@@ -91,6 +92,47 @@ export async function readBody(
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 	}
+}
+
+/**
+ * The body as a stream for n8n's store, within the same limit and deadline as readBody, the bytes counted
+ * as they arrive (as readBody does) and the source paused while the store catches up. Past the limit or
+ * the deadline the source is destroyed (its connection closed) and the stream fails; `failure()` says why.
+ */
+export function countedBody(
+	source: StreamLike & { pause(): unknown; resume(): unknown },
+	limit: number,
+	declared: number | undefined,
+	signal: AbortSignal,
+	ended: EndReason,
+	readable: ReadableClass,
+): { body: Readable; failure: () => DownloadError | undefined; detach: () => void } {
+	let size = 0;
+	let failure: DownloadError | undefined;
+	const body = new readable({ read: () => void source.resume() });
+	// Failures are kept in `failure`: the store may not be reading yet (opening its file) when one comes.
+	body.on('error', () => {});
+	const stop = (error: DownloadError) => {
+		failure ??= error;
+		source.destroy();
+		body.destroy(failure);
+	};
+	const onAbort = () => stop(ended(progressText(size, declared)));
+	source.on('data', (chunk) => {
+		const bytes = chunk as Buffer;
+		size += bytes.length;
+		if (size > limit) return stop(overLimit(limit));
+		if (!body.push(bytes)) source.pause();
+	});
+	source.on('end', () => body.push(null));
+	source.on('error', (error) => {
+		if (signal.aborted) return onAbort();
+		stop(bodyError(error, size, declared));
+	});
+	const detach = () => signal.removeEventListener('abort', onAbort);
+	if (signal.aborted) onAbort();
+	else signal.addEventListener('abort', onAbort, { once: true });
+	return { body, failure: () => failure, detach };
 }
 
 /** A body that broke off: the connection (retried) or a compressed body that does not decode (not). */

@@ -24,6 +24,7 @@ import {
 	forOneFile,
 	type DownloadContext,
 	type DownloadSettings,
+	type Keep,
 } from './fetchFile';
 
 export { DownloadError, type DownloadContext, type DownloadSettings } from './fetchFile';
@@ -102,24 +103,30 @@ export async function downloadAttachment(
 			const what = hop === 0 ? `its ${source.field}` : 'it redirects to an address that';
 			throw new DownloadError(`${what} ${target.problem}`, false);
 		}
-		const answer = await fetchWithRetries(context, target, settings, {
-			id: '',
-			name: 'Messaging API',
-			type: CREDENTIAL_TYPE,
-			data: credentials,
-		});
+		const name = fileName ?? fileNameOf(target.url);
+		const typeOf = (contentType?: string) =>
+			mimeType ?? (contentType?.split(';')[0].trim() || undefined);
+		const keep: Keep = {
+			streams: (contentType) => typeOf(contentType) !== undefined,
+			save: async (body, contentType) =>
+				await context.helpers.prepareBinaryData(body, name, typeOf(contentType)),
+		};
+		const answer = await fetchWithRetries(
+			context,
+			target,
+			settings,
+			{ id: '', name: 'Messaging API', type: CREDENTIAL_TYPE, data: credentials },
+			keep,
+		);
 		if ('location' in answer) {
 			if (hop >= MAX_REDIRECTS)
 				throw new DownloadError(`more than ${MAX_REDIRECTS} redirects`, false);
 			target = downloadTarget(answer.location, baseUrl, target.url);
 			continue;
 		}
-		const type = mimeType ?? answer.contentType?.split(';')[0].trim();
-		return await context.helpers.prepareBinaryData(
-			answer.bytes,
-			fileName ?? fileNameOf(target.url),
-			type || undefined,
-		);
+		if ('binary' in answer) return answer.binary;
+		// Type unknown: n8n tells it from the bytes, which it reads only from a buffer.
+		return await context.helpers.prepareBinaryData(answer.bytes, name, typeOf(answer.contentType));
 	}
 }
 

@@ -1,5 +1,6 @@
 /** One file fetched over HTTP: retried, redirects returned to the caller, the body read within the size limit and the deadline. */
 import type {
+	IBinaryData,
 	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
@@ -11,8 +12,16 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../transport/credentials';
 import { describeN8nSsrfRefusal } from './addressPolicy';
-import { DownloadError, networkProblem, readBody, type EndReason, type StreamLike } from './body';
+import {
+	countedBody,
+	DownloadError,
+	networkProblem,
+	readBody,
+	type EndReason,
+	type StreamLike,
+} from './body';
 import { describeSize, describeUrl } from './encoding';
+import { readableClassOf, type Readable } from './streams';
 
 export { DownloadError } from './body';
 
@@ -57,17 +66,30 @@ export function checkSize(size: number, limit: number): void {
 	}
 }
 
-export type Answer = { location: string } | { bytes: Buffer; contentType?: string };
+export type Answer =
+	| { location: string }
+	| { bytes: Buffer; contentType?: string }
+	| { binary: IBinaryData };
+
+/**
+ * Where a body goes: straight into n8n's store as it arrives when `streams(contentType)` (the file's type
+ * is known), else read whole first (n8n then tells the type from the bytes).
+ */
+export interface Keep {
+	streams(contentType: string | undefined): boolean;
+	save(body: Readable, contentType: string | undefined): Promise<IBinaryData>;
+}
 
 export async function fetchWithRetries(
 	context: DownloadContext,
 	target: { url: string; withToken: boolean },
 	settings: DownloadSettings,
 	credentials: ICredentialsDecrypted,
+	keep?: Keep,
 ): Promise<Answer> {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await fetchOnce(context, target, settings, credentials);
+			return await fetchOnce(context, target, settings, credentials, keep);
 		} catch (caught) {
 			// n8n's SSRF protection refusing the address is final, and said as such.
 			const refusal = describeN8nSsrfRefusal(caught, target.url);
@@ -95,6 +117,7 @@ async function fetchOnce(
 	target: { url: string; withToken: boolean },
 	settings: DownloadSettings,
 	credentials: ICredentialsDecrypted,
+	keep?: Keep,
 ): Promise<Answer> {
 	const deadline = settings.deadline ?? Date.now() + settings.timeoutMs;
 	const attempt = startAttempt(context, settings, deadline);
@@ -150,16 +173,31 @@ async function fetchOnce(
 		}
 		const declared = Number(headers['content-length']);
 		if (Number.isFinite(declared)) checkSize(declared, settings.limit);
-		return {
-			bytes: await readBody(
-				body,
+		const announced = Number.isFinite(declared) ? declared : undefined;
+		const contentType =
+			typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+		const readable = keep?.streams(contentType) ? readableClassOf(body) : undefined;
+		if (keep && readable) {
+			const counted = countedBody(
+				body as StreamLike & { pause(): unknown; resume(): unknown },
 				settings.limit,
-				Number.isFinite(declared) ? declared : undefined,
+				announced,
 				attempt.signal,
 				attempt.ended,
-			),
-			contentType:
-				typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
+				readable,
+			);
+			try {
+				return { binary: await keep.save(counted.body, contentType) };
+			} catch (error) {
+				// n8n's store failing on its own (a full disk) is not a network fault: not retried.
+				throw counted.failure() ?? new DownloadError((error as Error).message, false);
+			} finally {
+				counted.detach();
+			}
+		}
+		return {
+			bytes: await readBody(body, settings.limit, announced, attempt.signal, attempt.ended),
+			contentType,
 		};
 	} finally {
 		attempt.end();

@@ -17,7 +17,15 @@ export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } f
 export { MessagingApiError, serviceErrorText } from './errors';
 export { DEFAULT_RETRY } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
-export type { ApiRequest, Lane, RawBody, RequestContext, RequestOptions } from './types';
+export type {
+	ApiRequest,
+	BodyStream,
+	Lane,
+	RawBody,
+	RequestContext,
+	RequestOptions,
+} from './types';
+export { formPieces, StreamedFormValue } from './form';
 export { buildUrl, encodePathSegment, normalizeBaseUrl } from './url';
 
 /** One attempt's default timeout; the node's Timeout option changes it. */
@@ -54,7 +62,7 @@ export async function messagingApiRequest(
 		let response: RawResponse | undefined;
 		try {
 			signal?.throwIfAborted();
-			result = await attempt(this, built.httpOptions, built.credentials, deadline);
+			result = await attempt(this, built.httpOptions, built.credentials, deadline, request.rawBody);
 			if ('response' in result) response = result.response;
 		} finally {
 			turn.release(response);

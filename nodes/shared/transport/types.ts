@@ -29,10 +29,20 @@ export interface ApiRequest {
 	rawBody?: RawBody;
 }
 
-/** A body the caller builds (a multipart upload), sent instead of the form-encoded `body`. */
+/** A body the caller builds (a file upload), sent instead of the form-encoded `body`. */
 export interface RawBody {
 	contentType: string;
-	open(): Buffer;
+	/** Bytes, known before any is read: the Content-Length. */
+	length: number;
+	/** The body of one attempt, opened afresh for each: a retry reads the files again. */
+	open(): Promise<Buffer | BodyStream>;
+}
+
+/** A Node.js readable stream, as far as the transport uses it; `errored` is why reading it failed. */
+export interface BodyStream {
+	pipe(...args: never[]): unknown;
+	destroy(error?: Error): unknown;
+	readonly errored?: unknown;
 }
 
 /** The item's place among the run's items in progress, lent while it waits out a short 429. */

@@ -4,22 +4,18 @@
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiRequest, RawBody } from '../../../shared/transport';
+import type { ApiRequest } from '../../../shared/transport';
 import {
 	attachmentMetadata,
-	closingLine,
 	DEFAULT_FIELD_NAMES,
-	describeSize,
 	fileProblem,
 	maxBytes,
-	multipartLength,
 	parseFieldList,
-	partHeader,
 	textParts,
 	type AttachmentFieldNames,
-	type OutgoingFile,
 	type Part,
 } from '../../../shared/attachments/encoding';
+import { formBody, formValue, multipartBody, type FileToSend } from './fileBody';
 import { getAttachments, inputError } from '../parameters';
 
 export interface UploadSettings {
@@ -34,7 +30,7 @@ export interface AttachmentInput {
 	/** Whether any attachment parameter is set (Update then replaces the message's attachments). */
 	given: boolean;
 	json: IDataObject[];
-	files: Array<{ file: OutgoingFile; binary: IBinaryData }>;
+	files: FileToSend[];
 	urls: Array<{ url: string; fileName?: string }>;
 	settings: UploadSettings;
 }
@@ -96,7 +92,7 @@ export async function readAttachmentInput(
 					`names the binary field "${field}", which the item does not have (${present.length ? `it has ${present.map((p) => `"${p}"`).join(', ')}` : 'it has no binary data'})`,
 				);
 			}
-			const file: OutgoingFile = {
+			const file: FileToSend['file'] = {
 				field,
 				fileName:
 					binary.fileName || `${field}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
@@ -149,7 +145,8 @@ async function binarySize(context: IExecuteFunctions, binary: IBinaryData): Prom
 
 /**
  * The request with its attachments: form fields (base64 data in the Data field) by default, or a
- * multipart body whose file parts are named like the Data field (`attachments[0][data]`).
+ * multipart body whose file parts are named like the Data field (`attachments[0][data]`). With files, the
+ * body is read as it is sent (fileBody.ts).
  */
 export async function withAttachments(
 	context: IExecuteFunctions,
@@ -162,7 +159,7 @@ export async function withAttachments(
 	const fileIndex: number[] = [];
 	for (const { file, binary } of input.files) {
 		const record: IDataObject = attachmentMetadata(file, names, extra);
-		if (!multipart) record[names.data] = await base64Of(context, itemIndex, file.field, binary);
+		if (!multipart) record[names.data] = await formValue(context, binary);
 		fileIndex.push(list.length);
 		list.push(record);
 	}
@@ -174,84 +171,21 @@ export async function withAttachments(
 	const body = { ...request.body };
 	if (input.given)
 		body.attachments = list.length > 0 || request.method === 'PUT' ? list : undefined;
-	if (!multipart || input.files.length === 0) return { ...request, body };
+	if (input.files.length === 0) return { ...request, body };
+	const { method, path, query } = request;
+	if (!multipart)
+		return { method, path, query, rawBody: await formBody(context, body, input.files) };
 
 	const parts: Part[] = textParts(body);
 	input.files.forEach(({ file }, i) =>
 		parts.push({ name: `attachments[${fileIndex[i]}][${names.data}]`, file, index: i }),
 	);
-	const bytes = await multipartBody(
-		context,
-		itemIndex,
-		parts,
-		input.files.map((f) => f.binary),
-	);
-	const rawBody: RawBody = {
-		contentType: `multipart/form-data; boundary=${bytes.boundary}`,
-		open: () => bytes.body,
+	return {
+		method,
+		path,
+		query,
+		rawBody: await multipartBody(context, itemIndex, parts, input.files),
 	};
-	return { method: request.method, path: request.path, query: request.query, rawBody };
-}
-
-/** Base64 of a binary: in n8n's memory mode it already is; else read once through n8n's helper. */
-async function base64Of(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	binary: IBinaryData,
-): Promise<string> {
-	if (!binary.id) {
-		const data = binary.data ?? '';
-		return /\s/.test(data) ? data.replace(/\s+/g, '') : data; // a copy only when needed
-	}
-	return (await context.helpers.getBinaryDataBuffer(itemIndex, field)).toString('base64');
-}
-
-/**
- * The whole multipart body in one buffer of its known length; each file's bytes are written straight
- * into it (streamed from n8n's filesystem or S3 store, decoded in place in memory mode), never copied twice.
- */
-async function multipartBody(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parts: Part[],
-	binaries: IBinaryData[],
-): Promise<{ boundary: string; body: Buffer }> {
-	const boundary = `----n8nMessaging${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
-	const body = Buffer.allocUnsafe(multipartLength(boundary, parts));
-	let offset = 0;
-	for (const part of parts) {
-		offset += body.write(partHeader(boundary, part), offset, 'utf8');
-		if ('file' in part) {
-			const binary = binaries[part.index];
-			const end = offset + part.file.size;
-			let read = 0;
-			if (binary.id) {
-				for await (const chunk of await context.helpers.getBinaryStream(binary.id)) {
-					const bytes = chunk as Buffer;
-					read += bytes.length;
-					if (read > part.file.size) break; // larger than n8n recorded: refused below
-					bytes.copy(body, offset + read - bytes.length);
-				}
-			} else {
-				read = Buffer.byteLength(binary.data ?? '', 'base64');
-				if (read === part.file.size) body.write(binary.data ?? '', offset, read, 'base64');
-			}
-			const start = offset;
-			offset = end;
-			if (read !== part.file.size) {
-				throw inputError(
-					context,
-					itemIndex,
-					'Attachments From Binary Data',
-					`"${part.file.field}" is not the size n8n recorded for it (${describeSize(read)} read, ${describeSize(end - start)} recorded)`,
-				);
-			}
-		} else offset += body.write(part.value, offset, 'utf8');
-		offset += body.write('\r\n', offset, 'utf8');
-	}
-	offset += body.write(closingLine(boundary), offset, 'utf8');
-	return { boundary, body: body.subarray(0, offset) };
 }
 
 /** The service's record as output: the sent files' base64, should the service echo it, left out. */
