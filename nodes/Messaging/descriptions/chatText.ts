@@ -40,7 +40,11 @@ export function formattedText(context: IExecuteFunctions, itemIndex: number, tex
 }
 
 /** The messages to send for a text: one, or its parts when Split Long Text is set. */
-export function textParts(context: IExecuteFunctions, itemIndex: number, text: string): string[] {
+export function messageParts(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	text: string,
+): string[] {
 	const splitAt = context.getNodeParameter('options.splitAt', itemIndex, null) as unknown;
 	if (splitAt === undefined || splitAt === null) return [text];
 	if (typeof splitAt !== 'number' || !Number.isInteger(splitAt) || splitAt < 1)

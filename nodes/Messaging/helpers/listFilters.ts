@@ -4,11 +4,10 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { listEntries } from '../sendAndWaitForReply/approval';
 import type { PageFilter } from '../../shared/paginate';
 import { parseDateInput } from '../../shared/timestamps';
 import { getMessagingCredentials } from '../../shared/transport/credentials';
-import { getText, inputError } from './parameters';
+import { getText, inputError, listEntries } from './parameters';
 import {
 	foldCase,
 	pageFilter,

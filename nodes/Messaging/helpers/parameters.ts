@@ -180,3 +180,10 @@ export function getAttachments(
 	}
 	return value as IDataObject[];
 }
+
+/** The words of a comma-separated list, trimmed, empty entries reported. */
+export function listEntries(value: string): { entries: string[]; empty: boolean } {
+	const parts = value.split(',').map((p) => p.trim());
+	const entries = parts.filter((p) => p !== '');
+	return { entries, empty: value.trim() !== '' && entries.length !== parts.length };
+}

@@ -32,13 +32,6 @@ export interface ApprovalOutcome extends ApprovalState {
 /** A reaction name as the service keys it: no spaces, colons or brackets (`+1`, `like`, `👍`). */
 const REACTION_NAME = /^[^\s:[\]]{1,64}$/u;
 
-/** The words of a comma-separated list, trimmed, empty entries reported. */
-export function listEntries(value: string): { entries: string[]; empty: boolean } {
-	const parts = value.split(',').map((p) => p.trim());
-	const entries = parts.filter((p) => p !== '');
-	return { entries, empty: value.trim() !== '' && entries.length !== parts.length };
-}
-
 /** Problems with the settings, as "<field> <problem>", or undefined. */
 export function checkApprovalRules(
 	rules: ApprovalRules,

@@ -1,11 +1,11 @@
 /** The parameters of Send and Wait for Reply, every one checked before anything is sent. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { getRequiredId, inputError } from '../helpers/parameters';
+import { getRequiredId, inputError, listEntries } from '../helpers/parameters';
 import { getMessageText } from '../helpers/reviewRequest';
 import { formattedText } from '../descriptions/chatText';
 import { compileLinearPattern, type TextPattern } from './linearPattern';
-import { checkApprovalRules, listEntries, type ApprovalRules } from './approval';
+import { checkApprovalRules, type ApprovalRules } from './approval';
 
 /** One hour: the execution waits in memory, holding one of n8n's execution slots, and a restart ends it. */
 export const MAX_REPLY_TIMEOUT_SECONDS = 3600;

@@ -6,7 +6,6 @@
  * Pinned by test/unit/n8nBridge.test.js against the installed n8n; docs/exactly-once.md has the evidence.
  */
 import type { ExecutionError, INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 /**
  * How an attempt's execution ended, for its delivery:
@@ -163,23 +162,8 @@ export function saveFailedExecution(context: ITriggerFunctions, error: Execution
 	context.logger.error(error.message, { description: error.description });
 }
 
-/**
- * Waits `ms`, or less when `signal` aborts. n8n-workflow's own sleep honours the signal only from
- * 2.34: racing it keeps a deactivation from waiting out a whole interval on older versions.
- */
-export async function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-	if (signal.aborted) return;
-	let onAbort: () => void = () => {};
-	const aborted = new Promise<void>((resolve) => {
-		onAbort = resolve;
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		await Promise.race([sleep(ms, signal).catch(() => {}), aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
-}
+/** The package's one cancellable sleep (also for n8n before 2.34, whose own ignores the signal). */
+export { sleepUnlessAborted } from '../../shared/sleep';
 
 /**
  * How long a stopping trigger waits for the executions of its deliveries to end, so their ends are

@@ -19,7 +19,7 @@ import {
 	formattedText,
 	splitLongTextOption,
 	textFormatOption,
-	textParts,
+	messageParts,
 } from '../../descriptions/chatText';
 import { idText } from '../../../shared/ids';
 import type { OperationResult, RunContext } from '../../types';
@@ -87,7 +87,7 @@ export async function execute(
 ): Promise<OperationResult> {
 	const conversationId = getRequiredId(this, 'conversationId', itemIndex, 'Conversation');
 	const text = getText(this, 'text', itemIndex, 'Text', { required: true });
-	const parts = textParts(this, itemIndex, formattedText(this, itemIndex, text));
+	const parts = messageParts(this, itemIndex, formattedText(this, itemIndex, text));
 	const extra = readExtraFields(this, itemIndex, 'extraBodyFields', SENT_FIELDS);
 	const attachments = await readAttachmentInput(this, itemIndex, 'additionalFields');
 	const check = this.getNodeParameter('skipIfAlreadySent', itemIndex, 'never') as DuplicateCheck;
