@@ -23,7 +23,7 @@
 const { createLimiter, retryAfterHeaders, rateLimitHeaders } = require('../../sandbox/limiters');
 const { minimumMs, SHAPE_SETTINGS, shapeVerdict } = require('../../scripts/bench/shapes');
 const { decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
-const { parseRetryAfter } = require('../../dist/nodes/shared/transport/headers/retryAfter');
+const { parseRetryAfter } = require('../../dist/nodes/shared/headers/retryAfter');
 const { MAX_LENT_WAIT_MS } = require('../../dist/nodes/shared/transport');
 const { RunStopped } = require('../../dist/nodes/shared/transport/pacing/pacer');
 
