@@ -4,21 +4,8 @@ const { NODE_TYPES, nodeTypes, additionalData, CREDENTIAL_REF } = require('./n8n
 const { WebhookContext, LoadOptionsContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
-/**
- * Calls the Messaging node's webhook() through n8n-core's WebhookContext, as n8n does when a resume link
- * is opened: `url` is the request's path and query, `input` the waiting node's input items.
- * Resolves with the HTTP answer the node wrote and the webhook's result.
- */
-async function callMessagingWebhook({
-	parameters,
-	credentials,
-	method = 'GET',
-	url,
-	headers = {},
-	body,
-	input = [{}],
-	nodeId = '2',
-}) {
+/** A workflow of the Messaging node alone, as n8n builds one to call a webhook or a picker. */
+function messagingAlone(parameters, nodeId) {
 	const node = {
 		id: nodeId,
 		name: 'Messaging',
@@ -36,7 +23,29 @@ async function callMessagingWebhook({
 		active: false,
 		settings: {},
 	};
-	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	return {
+		node,
+		workflowData,
+		workflow: new Workflow({ ...workflowData, nodeTypes, staticData: {} }),
+	};
+}
+
+/**
+ * Calls the Messaging node's webhook() through n8n-core's WebhookContext, as n8n does when a resume link
+ * is opened: `url` is the request's path and query, `input` the waiting node's input items.
+ * Resolves with the HTTP answer the node wrote and the webhook's result.
+ */
+async function callMessagingWebhook({
+	parameters,
+	credentials,
+	method = 'GET',
+	url,
+	headers = {},
+	body,
+	input = [{}],
+	nodeId = '2',
+}) {
+	const { node, workflowData, workflow } = messagingAlone(parameters, nodeId);
 	const parsed = new URL(url, 'http://localhost:5678');
 	const request = {
 		method,
@@ -103,24 +112,7 @@ async function callMessagingWebhook({
  * LoadOptionsContext: `parameters` are the node's current parameters (the picker reads them).
  */
 async function searchList(method, { parameters = {}, credentials, filter, paginationToken }) {
-	const node = {
-		id: '2',
-		name: 'Messaging',
-		type: 'n8n-nodes-messaging.messaging',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: CREDENTIAL_REF,
-	};
-	const workflowData = {
-		id: 'wf-1',
-		name: 'test',
-		nodes: [node],
-		connections: {},
-		active: false,
-		settings: {},
-	};
-	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: {} });
+	const { node, workflowData, workflow } = messagingAlone(parameters, '2');
 	const data = { ...additionalData(credentials, workflowData), currentNodeParameters: parameters };
 	const context = new LoadOptionsContext(workflow, node, data, 'messageId');
 	return await NODE_TYPES['n8n-nodes-messaging.messaging'].methods.listSearch[method].call(
