@@ -41,9 +41,9 @@ function createOtherOrigin(config, files) {
 		async start() {
 			await new Promise((resolve, reject) => {
 				server.once('error', reject);
-				server.listen(config.otherPort, config.host, resolve);
+				server.listen(config.otherPort, config.host, () => resolve(undefined));
 			});
-			other.port = server.address().port;
+			other.port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
 			other.url = `http://${config.host}:${other.port}`;
 		},
 		async stop() {
