@@ -16,7 +16,7 @@ const { requestError, serviceErrorText } = require('../../dist/nodes/shared/tran
 const {
 	refusalStatus,
 	spentQuotaResetAt,
-} = require('../../dist/nodes/shared/transport/headers/rateLimitHeaders');
+} = require('../../dist/nodes/shared/headers/rateLimitHeaders');
 const { redact, secretsOf } = require('../../dist/nodes/shared/transport/redact');
 
 const isRetryable = (method, kind, status) => retryable(method, { kind, status });
