@@ -63,6 +63,7 @@ async function ceiling(mode, { rates, step }, log) {
 				p95: percentile(l, 95),
 				kept,
 				rss: rig.rss(),
+				load: os.loadavg()[0],
 			});
 			log(`ceiling ${mode}: ${JSON.stringify(rows.at(-1))}`);
 			if (!kept) break;
@@ -106,6 +107,7 @@ async function soak(options, log) {
 				stateBytes: await rig.stateBytes(one).catch(() => NaN),
 				sent: ids.length,
 				delivered: ids.filter((id) => delivered.has(id)).length,
+				load: os.loadavg()[0],
 			};
 			samples.push(sample);
 			log(`soak: ${JSON.stringify(sample)}`);

@@ -23,12 +23,12 @@ function ceilingLines({ mode, rows, highest }, step, intervalS) {
 		'',
 		`**${mode === 'queue' ? 'Queue mode** (Redis, Postgres, the main and two workers at n8n’s default concurrency; the trigger on the main, its executions on the workers)' : 'Regular mode**'}: highest rate kept ${highest > 0 ? `**${highest} messages/s**` : 'none of those tried'}${rows.at(-1)?.kept ? ' (every rate tried was kept: the ceiling is higher)' : ''}.`,
 		'',
-		`| messages/s, ${step} s each | messages | delivered | p50 | p95 | p95 ≤ ${intervalS + 2} s | n8n main RSS |`,
-		'|---:|---:|---:|---:|---:|:---:|---:|',
+		`| messages/s, ${step} s each | messages | delivered | p50 | p95 | p95 ≤ ${intervalS + 2} s | n8n main RSS | load |`,
+		'|---:|---:|---:|---:|---:|:---:|---:|---:|',
 	];
 	for (const r of rows)
 		lines.push(
-			`| ${r.rate} | ${n(r.messages)} | ${n(r.delivered)} | ${s(r.p50)} | ${s(r.p95)} | ${r.kept ? 'yes' : 'no'} | ${r.rss} MB |`,
+			`| ${r.rate} | ${n(r.messages)} | ${n(r.delivered)} | ${s(r.p50)} | ${s(r.p95)} | ${r.kept ? 'yes' : 'no'} | ${r.rss} MB | ${r.load.toFixed(2)} |`,
 		);
 	return lines;
 }
@@ -54,14 +54,14 @@ function soakLines(soaked, options) {
 		`- Latency from creation to the start of the execution that received it, over the hour (restarts included): p50 ${s(soaked.p50)}, p95 ${s(soaked.p95)}.`,
 		`- After the first restart (minute ${firstRestart}), least-squares slope of the n8n main's RSS: ${Number.isFinite(rssSlope) ? `${rssSlope.toFixed(0)} MB per hour` : '-'}; of the stored trigger state: ${Number.isFinite(stateSlope) ? `${stateSlope.toFixed(0)} bytes per hour` : '-'}.`,
 		'',
-		'| minute | n8n main RSS | stored trigger state | sent | delivered | event |',
-		'|---:|---:|---:|---:|---:|---|',
+		'| minute | n8n main RSS | stored trigger state | sent | delivered | load | event |',
+		'|---:|---:|---:|---:|---:|---:|---|',
 	];
 	for (const x of samples) {
 		const event = events.find((e) => e.minute === x.minute);
 		const what = event ? (event.kill ? 'SIGKILL, started again' : 'graceful restart') : '';
 		lines.push(
-			`| ${x.minute} | ${Number.isFinite(x.rss) ? `${x.rss} MB` : '-'} | ${Number.isFinite(x.stateBytes) ? `${n(x.stateBytes)} bytes` : '-'} | ${n(x.sent)} | ${n(x.delivered)} | ${what} |`,
+			`| ${x.minute} | ${Number.isFinite(x.rss) ? `${x.rss} MB` : '-'} | ${Number.isFinite(x.stateBytes) ? `${n(x.stateBytes)} bytes` : '-'} | ${n(x.sent)} | ${n(x.delivered)} | ${x.load.toFixed(2)} | ${what} |`,
 		);
 	}
 	void options;
@@ -72,7 +72,7 @@ function soakSection({ ceilings, soaked, started, ended, machine, options }) {
 	const lines = [
 		SOAK_TITLE,
 		'',
-		`Measured ${utc(started)} to ${utc(ended)} by \`npm run bench -- --only soak\` on ${machine}. A real \`n8n start\` with the trigger (version 2, every 5 s) on one conversation of the sandbox; each execution logs the ids it received into a second sandbox without faults (one log message per execution, the ceiling's executions without any wait), so that what is lost or repeated is counted by the service. Latency: from a message's creation to the start of the execution that received it, as n8n recorded it.`,
+		`Measured ${utc(started)} to ${utc(ended)} by \`npm run bench -- --only soak\` on ${machine}. A real \`n8n start\` with the trigger (version 2, every 5 s) on one conversation of the sandbox; each execution logs the ids it received into a second sandbox without faults (one log message per execution, the ceiling's executions without any wait), so that what is lost or repeated is counted by the service. Latency: from a message's creation to the start of the execution that received it, as n8n recorded it. Load: the machine's 1-minute load average when the row was taken (other work shared the machine).`,
 	];
 	for (const c of ceilings) lines.push(...ceilingLines(c, options.step, 5));
 	if (soaked) lines.push(...soakLines(soaked, options));
