@@ -71,16 +71,17 @@ export function wantedIds(key: DeliveryKey): string[] {
 export interface RecoveryWalk {
 	/** Only this conversation's messages; undefined: the trigger's own listing. */
 	conversationId?: string;
-	/** The id to start after (oldest first); undefined: from the top. */
+	/** The id to start after (oldest first, or order unknown); undefined: from the top. */
 	after?: string;
-	order: ListOrder;
-	/** Newest first: the oldest created_at to reach; oldest first: the newest. */
+	/** Undefined: unknown, so the walk goes on until it has found every message it wants. */
+	order?: ListOrder;
+	/** Newest first: the oldest created_at to reach; otherwise the newest. */
 	bound: number;
 	wanted: Set<string>;
 }
 
 export interface WalkSettings {
-	/** The service's order as the trigger's state knows it (unknown is read as newest first). */
+	/** The service's order as the trigger's state knows it. */
 	order?: ListOrder;
 	pageSize: number;
 	/** The trigger lists one conversation itself. */
@@ -90,11 +91,11 @@ export interface WalkSettings {
 type Lost = { keys: DeliveryKey[]; bounds?: DeliveryBounds };
 
 /**
- * The walks for `lost` (oldest first) that recorded bounds. Oldest first: one walk from where the oldest
- * delivery's listing started, up to the newest bound. Newest first: from the top down to the oldest
- * bound, per conversation when the messages are in no more conversations than the unfiltered listing
- * needs pages at least (each conversation then costs about a page, and none of the others is read),
- * else unfiltered.
+ * The walks for `lost` (oldest first) that recorded bounds. Newest first: from the top down to the
+ * oldest bound, per conversation when the messages are in no more conversations than the unfiltered
+ * listing needs pages at least (each conversation then costs about a page, and none of the others is
+ * read), else unfiltered. Otherwise as the trigger lists: one walk from where the oldest delivery's
+ * listing started, up to the newest bound (order unknown: until every message is found).
  */
 export function recoveryWalks(lost: Lost[], settings: WalkSettings): RecoveryWalk[] {
 	const bounded = lost.filter(
@@ -103,9 +104,9 @@ export function recoveryWalks(lost: Lost[], settings: WalkSettings): RecoveryWal
 	if (bounded.length === 0) return [];
 	const idsOf = (ds: Lost[]) => new Set(ds.flatMap((d) => d.keys.flatMap(wantedIds)));
 	const wanted = idsOf(bounded);
-	if (settings.order === 'oldest_first') {
+	if (settings.order !== 'newest_first') {
 		const bound = Math.max(...bounded.map((d) => d.bounds.newest));
-		return [{ order: 'oldest_first', after: bounded[0].bounds.after, bound, wanted }];
+		return [{ order: settings.order, after: bounded[0].bounds.after, bound, wanted }];
 	}
 	const oldest = (ds: Array<Required<Lost>>) => Math.min(...ds.map((d) => d.bounds.oldest));
 	const conversations = new Set(bounded.flatMap((d) => d.bounds.conversations ?? []));
@@ -126,10 +127,10 @@ export function recoveryWalks(lost: Lost[], settings: WalkSettings): RecoveryWal
 
 /**
  * Whether a walk ends after `page` (its messages in list order): it went past its bound (every message
- * beyond it), or it found every message it wants and reached its bound.
+ * beyond it), or it found every message it wants and reached its bound (order unknown: found them all).
  */
 export function walkEnds(walk: RecoveryWalk, page: TriggerMessage[], foundAll: boolean): boolean {
-	if (page.length === 0) return false;
+	if (page.length === 0 || walk.order === undefined) return foundAll;
 	const beyond = (at: number) =>
 		walk.order === 'newest_first' ? at < walk.bound : at > walk.bound;
 	const reached = (at: number) => at === walk.bound || beyond(at);
