@@ -470,9 +470,9 @@ describe('Messaging Trigger v2: restarts', () => {
 		await host.crash();
 		advanceServiceClock();
 		send('while down');
-		// After the restart the lost delivery's conversation is listed again: that listing fails once.
+		// After the restart the lost delivery's messages are listed again: that listing fails once.
 		// (A 400: not repeated by the transport, so the listing fails during the activation's check.)
-		sandbox.failNext({ match: { method: 'GET', url: /conversation_id=/ }, status: 400 });
+		sandbox.failNext({ match: { method: 'GET', path: '/v1/messages' }, status: 400 });
 		await host.start();
 		let second = host.executions.filter((e) => e.processNumber === 2);
 		expect(second.map((e) => texts(e.json))).toEqual([['while down']]);
