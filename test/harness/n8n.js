@@ -763,6 +763,7 @@ const {
 } = require('n8n-workflow');
 
 module.exports.versionedNodeTypes = versionedNodeTypes;
+module.exports.additionalData = additionalData;
 module.exports.createPollingTrigger = createPollingTrigger;
 module.exports.fetchTestEvent = fetchTestEvent;
 module.exports.createTriggerHost = createTriggerHost;
