@@ -145,6 +145,30 @@ test('a message deleted while n8n was down: logged and left out, the others come
 	]);
 });
 
+test('oldest first, the cursor the listing started after deleted while n8n was down: each message read by itself', async () => {
+	await setup({ order: 'oldest_first' });
+	// Older than the look-back window, and spread wider than it: the first check keeps a cursor among them.
+	for (let i = 0; i < 10; i++) send(`old ${i}`, { atMs: now - 600_000 + i * 10_000 });
+	host = await createTriggerHost({ credentials, parameters: parameters() }).start();
+	now += 1000;
+	const sent = ['a', 'b', 'c'].map((text) => send(text));
+	await host.tick();
+	const { after } = host.savedState().deliveries.inFlight[0].bounds;
+	expect(after).toMatch(/^msg_/);
+	await host.crash();
+	sandbox.store.deleteMessage(after);
+	sandbox.clearRequests();
+	await host.start();
+	// The service refuses the cursor (400): the listing finds nothing, the keys are read by id.
+	expect(readsByKey().map((r) => r.path)).toEqual(sent.map((m) => `/v1/messages/${m.id}`));
+	await host.tick();
+	expect(host.executions.at(-1).json.map((j) => [j.message, ...marks(j)])).toEqual([
+		['a', true, 'previousOutcomeUnknown', 2],
+		['b', true, 'previousOutcomeUnknown', 2],
+		['c', true, 'previousOutcomeUnknown', 2],
+	]);
+});
+
 test('edits and reactions are read from the listed message; a new conversation by itself', async () => {
 	await setup();
 	const first = send('helo');
