@@ -91,6 +91,7 @@ function startMessagingRun({
 module.exports = {
 	runMessagingNode,
 	nodeTypes,
+	additionalData,
 	startMessagingRun,
 	...require('./n8nContexts'),
 	...require('./n8nTrigger'),
