@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
 import type { TimestampUnit } from '../shared/timestamps';
-import type { ItemsWithBinary } from './helpers/itemsWithBinary';
+import type { ItemsWithBinary } from '../shared/attachments/itemsWithBinary';
 import type { MoreThanLimit } from './helpers/limitHint';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */

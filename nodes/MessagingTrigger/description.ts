@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { attachmentDownloadOptions } from '../shared/attachments/descriptions';
-import { downloadBudget, PARALLEL_DOWNLOADS } from './attachments';
+import { downloadBudget, PARALLEL_DOWNLOADS } from '../shared/attachments/triggerDownloads';
 import { conversationLocator, isoTimestampsOption } from '../shared/descriptions';
 
 export const conversationParameter: INodeProperties = {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { simplifyMessage } from '../shared/simplify';
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
-import { attachmentOutput } from './attachments';
+import { attachmentOutput } from '../shared/attachments/triggerDownloads';
 import type { TriggerMessage } from './triggerState';
 
 export type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };

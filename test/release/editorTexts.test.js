@@ -12,7 +12,7 @@ const { MessagingTrigger } = require(
 const { MessagingApi } = require(path.join(DIST, 'credentials/MessagingApi.credentials.js'));
 const { MAX_RECENT_IDS } = require(path.join(DIST, 'nodes/MessagingTrigger/watermark.js'));
 const schedule = require(path.join(DIST, 'nodes/MessagingTrigger/v2/schedule.js'));
-const { downloadBudget } = require(path.join(DIST, 'nodes/MessagingTrigger/attachments.js'));
+const { downloadBudget } = require(path.join(DIST, 'nodes/shared/attachments/triggerDownloads.js'));
 const { TOOL_DESCRIPTIONS, TOOL_MAX_LIMIT } = require(
 	path.join(DIST, 'nodes/Messaging/descriptions/tool.js'),
 );

@@ -6,7 +6,7 @@ import { errorItem, nodeErrorOf } from '../helpers/errorItem';
 import { addLimitHints } from '../helpers/limitHint';
 import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
 import { isTool, withNextStep } from '../descriptions/tool';
-import { ItemsWithBinary } from '../helpers/itemsWithBinary';
+import { ItemsWithBinary } from '../../shared/attachments/itemsWithBinary';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,

@@ -12,11 +12,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { searchConversations } from '../../shared/listSearch';
+import { searchConversations } from '../../shared/pickers';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
-import { downloadTriggerAttachments } from '../attachments';
+import { downloadTriggerAttachments } from '../../shared/attachments/triggerDownloads';
 import { buildItems, messagesWithFiles, withFiles } from '../deliveryItems';
 import { checkEvents } from '../events/check';
 import { NEW_MESSAGES_ONLY } from '../events/settings';

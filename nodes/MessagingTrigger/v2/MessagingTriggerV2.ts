@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { searchConversations } from '../../shared/listSearch';
+import { searchConversations } from '../../shared/pickers';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { conversationParameter, eventsParameter, optionsParameterV2 } from '../description';
 import { fetchNewest } from '../newest';
-import { downloadTriggerAttachments } from '../attachments';
+import { downloadTriggerAttachments } from '../../shared/attachments/triggerDownloads';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
 import { sampleEventItem } from '../events/testEvent';

@@ -5,7 +5,8 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { readExtraFields } from '../../helpers/extraFields';
-import { getOptionalId, inputError } from '../../helpers/parameters';
+import { getOptionalId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
 
 const properties: INodeProperties[] = [

@@ -6,12 +6,8 @@ import { optionsCollection } from '../../descriptions/common';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { readExtraFields } from '../../helpers/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
-import {
-	dateToTimestamp,
-	getOptionalId,
-	getRequiredId,
-	inputError,
-} from '../../helpers/parameters';
+import { dateToTimestamp, getOptionalId, getRequiredId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
 import { putConversation } from './setConversationFields';
 

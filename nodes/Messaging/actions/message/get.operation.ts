@@ -10,7 +10,7 @@ import { hasOwnContact, readConversation } from '../../helpers/conversations';
 import { wantsSimplify } from '../../helpers/simplifyOutput';
 import { idText } from '../../../shared/ids';
 import { simplifyFields } from '../../descriptions/simplify';
-import { withDownloadedAttachments } from '../../helpers/attachments/download';
+import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'message';

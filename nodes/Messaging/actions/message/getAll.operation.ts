@@ -12,7 +12,7 @@ import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
 import { wantsSimplify } from '../../helpers/simplifyOutput';
 import { simplifyFields } from '../../descriptions/simplify';
-import { withDownloadedAttachments } from '../../helpers/attachments/download';
+import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'message';

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
-import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
+import { attachmentSourceFields, attachmentUploadOptions } from '../../../shared/attachments/descriptions';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
 import { simplifyFields } from '../../descriptions/simplify';
@@ -12,7 +12,7 @@ import {
 	readAttachmentInput,
 	withAttachments,
 	type AttachmentInput,
-} from '../../helpers/attachments/upload';
+} from '../../../shared/attachments/upload';
 import { readExtraFields } from '../../helpers/extraFields';
 import { getRequiredId, getText } from '../../helpers/parameters';
 import {

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../descriptions/locators';
-import { getRequiredId, inputError } from '../../helpers/parameters';
+import { getRequiredId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import { getConversationOrFail, postMessage } from '../../helpers/conversations';
 import { errorItem, nodeErrorOf } from '../../helpers/errorItem';
 import { getMessageText } from '../../helpers/reviewRequest';

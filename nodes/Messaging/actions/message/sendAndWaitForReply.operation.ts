@@ -25,8 +25,8 @@ import {
 } from '../../sendAndWaitForReply/replySettings';
 import { simplifyFields } from '../../descriptions/simplify';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
-import { withReplyAttachments } from '../../helpers/attachments/download';
-import { itemSuffix } from '../../helpers/parameters';
+import { withReplyAttachments } from '../../../shared/attachments/actionDownloads';
+import { itemSuffix } from '../../../shared/inputError';
 import { instructionLine } from '../../sendAndWaitForReply/approval';
 import { approvalProperties, approvalWait } from '../../sendAndWaitForReply/approvalWait';
 import type { OperationResult, RunContext } from '../../types';
