@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
+import type { SimplifyAs } from '../shared/simplify/output';
 import type { TimestampUnit } from '../shared/timestamps';
 import type { ItemsWithBinary } from '../shared/attachments/itemsWithBinary';
 import type { MoreThanLimit } from './helpers/limitHint';
@@ -21,8 +22,6 @@ export interface RunContext {
 
 export type OperationResult = IDataObject | IDataObject[] | ItemsWithBinary;
 
-/** What an operation returns, as Simplify reads it: a message (one sent by the account), a conversation, a reply wait. */
-export type SimplifyAs = 'message' | 'sentMessage' | 'conversation' | 'reply';
 
 export interface MessagingOperation {
 	description: INodeProperties[];

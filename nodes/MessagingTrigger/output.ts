@@ -1,7 +1,7 @@
 /** Messages as output items, as both versions emit them. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { simplifyMessage } from '../shared/simplify';
+import { simplifyMessage } from '../shared/simplify/records';
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
 import { attachmentOutput } from '../shared/attachments/triggerDownloads';
 import type { TriggerMessage } from './triggerState';

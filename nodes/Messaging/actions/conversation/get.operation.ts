@@ -5,7 +5,7 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'conversation';

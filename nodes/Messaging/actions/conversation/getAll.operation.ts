@@ -11,7 +11,7 @@ import {
 import { getMany } from '../../helpers/getMany';
 import { conversationFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import type { OperationResult, RunContext } from '../../types';
 
 export const simplifyAs = 'conversation';

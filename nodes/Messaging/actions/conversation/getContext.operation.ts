@@ -3,14 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { servicePages, walkPages } from '../../../shared/paginate';
 import { getMessagingCredentials } from '../../../shared/transport';
-import { otherContactOf, simplifyMessage, type SimpleMessage } from '../../../shared/simplify';
+import { otherContactOf, simplifyMessage, type SimpleMessage } from '../../../shared/simplify/records';
 import { buildTranscript } from '../../../shared/transcript';
 import { timestampValue } from '../../../shared/timestamps';
 import { idText } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { readConversation } from '../../helpers/conversations';
-import { ownFromSetting } from '../../helpers/simplifyOutput';
+import { ownFromSetting } from '../../../shared/simplify/output';
 import { dateToTimestamp, getPositiveInteger, getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 

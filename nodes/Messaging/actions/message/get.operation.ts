@@ -7,9 +7,9 @@ import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
-import { wantsSimplify } from '../../helpers/simplifyOutput';
+import { wantsSimplify } from '../../../shared/simplify/output';
 import { idText } from '../../../shared/ids';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
 

@@ -10,8 +10,8 @@ import { getMany } from '../../helpers/getMany';
 import { messageFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
-import { wantsSimplify } from '../../helpers/simplifyOutput';
-import { simplifyFields } from '../../descriptions/simplify';
+import { wantsSimplify } from '../../../shared/simplify/output';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
 

@@ -6,7 +6,7 @@ import { attachmentsField, optionsCollection } from '../../descriptions/common';
 import { attachmentSourceFields, attachmentUploadOptions } from '../../../shared/attachments/descriptions';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import {
 	outputRecord,
 	readAttachmentInput,

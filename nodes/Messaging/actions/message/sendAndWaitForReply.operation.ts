@@ -23,7 +23,7 @@ import {
 	MAX_REPLY_TIMEOUT_SECONDS,
 	readReplySettings,
 } from '../../sendAndWaitForReply/replySettings';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
 import { withReplyAttachments } from '../../../shared/attachments/actionDownloads';
 import { itemSuffix } from '../../../shared/inputError';

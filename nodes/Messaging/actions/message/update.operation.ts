@@ -8,7 +8,7 @@ import { attachmentSourceFields, attachmentUploadOptions } from '../../../shared
 import { messageLocators } from '../../descriptions/locators';
 import { formattedText, textFormatOption } from '../../descriptions/chatText';
 import { extraBodyFields } from '../../descriptions/extraFields';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import { readExtraFields } from '../../helpers/extraFields';
 import {
 	outputRecord,
