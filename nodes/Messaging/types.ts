@@ -22,9 +22,10 @@ export interface RunContext {
 
 export type OperationResult = IDataObject | IDataObject[] | ItemsWithBinary;
 
-
 export interface MessagingOperation {
 	description: INodeProperties[];
+	/** What an AI agent is told the operation does, takes and returns: the tool's Description. */
+	toolDescription: string;
 	/** Set on operations with the Simplify toggle. */
 	simplifyAs?: SimplifyAs;
 	/** Items processed at once when the user has not set Parallel Requests (default: DEFAULT_PARALLEL_REQUESTS). */

@@ -9,6 +9,8 @@ import { getOptionalId } from '../../helpers/parameters';
 import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
 
+export const toolDescription = `Start a conversation with a contact (Contact_ID, like ct_123) or a group (Group_ID). Returns the new conversation with its id.`;
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Create With',

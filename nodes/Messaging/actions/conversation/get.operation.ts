@@ -7,6 +7,9 @@ import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import { simplifyFields } from '../../../shared/simplify/fields';
 import type { OperationResult, RunContext } from '../../types';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Get one conversation. ${CONVERSATION}. Returns {id, contact_id, group_id, pinned, muted, archived, last_active_at}.`;
 
 export const simplifyAs = 'conversation';
 

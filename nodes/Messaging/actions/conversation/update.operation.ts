@@ -10,6 +10,9 @@ import { dateToTimestamp, getOptionalId, getRequiredId } from '../../helpers/par
 import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
 import { putConversation } from './setConversationFields';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Change a conversation’s pinned message, pinned or muted state, or archive date. ${CONVERSATION}. Returns the conversation.`;
 
 const properties: INodeProperties[] = [
 	conversationLocator,

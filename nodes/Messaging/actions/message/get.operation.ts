@@ -12,6 +12,9 @@ import { idText } from '../../../shared/ids';
 import { simplifyFields } from '../../../shared/simplify/fields';
 import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
+import { MESSAGE, MESSAGE_FIELDS } from '../../descriptions/tool';
+
+export const toolDescription = `Get one message. ${MESSAGE}. Returns ${MESSAGE_FIELDS}, about 300 characters.`;
 
 export const simplifyAs = 'message';
 

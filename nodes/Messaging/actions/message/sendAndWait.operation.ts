@@ -13,6 +13,9 @@ import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
 import { formattedText, textFormatOption } from '../../descriptions/chatText';
 import { updateRequestOptions } from '../../helpers/requestUpdate';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Ask a person for approval in a conversation and wait until they answer on the page its link opens. ${CONVERSATION}; Message: what to approve. Returns the person’s decision.`;
 
 /** n8n resumes a timed-out wait with the node disabled (WorkflowExecute.handleWaitingState): none of its code runs. */
 const NOT_ON_TIMEOUT =

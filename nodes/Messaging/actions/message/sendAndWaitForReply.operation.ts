@@ -33,6 +33,9 @@ import type { OperationResult, RunContext } from '../../types';
 import { textFormatOption } from '../../descriptions/chatText';
 import { updateRequestOptions } from '../../helpers/requestUpdate';
 import { ON_TIMEOUT_TOO, withRequestUpdate } from '../../sendAndWaitForReply/writeBack';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Send a question to a conversation and wait for the next message from someone else there. ${CONVERSATION}; Message: the question. Returns {sent, reply, timedOut}; reply is null when nobody answered in time.`;
 
 export const simplifyAs = 'reply';
 

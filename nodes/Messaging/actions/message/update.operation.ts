@@ -4,7 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { hasNoRows, reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
-import { attachmentSourceFields, attachmentUploadOptions } from '../../../shared/attachments/descriptions';
+import {
+	attachmentSourceFields,
+	attachmentUploadOptions,
+} from '../../../shared/attachments/descriptions';
 import { messageLocators } from '../../descriptions/locators';
 import { formattedText, textFormatOption } from '../../descriptions/chatText';
 import { extraBodyFields } from '../../descriptions/extraFields';
@@ -18,6 +21,9 @@ import {
 import { getRequiredId, getText } from '../../helpers/parameters';
 import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
+import { MESSAGE } from '../../descriptions/tool';
+
+export const toolDescription = `Edit a message. ${MESSAGE}; Text: the new content. Returns the updated message.`;
 
 export const simplifyAs = 'message';
 

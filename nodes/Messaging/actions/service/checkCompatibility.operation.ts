@@ -14,6 +14,8 @@ import type { OperationResult, RunContext } from '../../types';
 import { Prober } from './prober';
 import { compatibilityReport } from './report';
 
+export const toolDescription = `Diagnose the Messaging service when its answers look wrong: probes it with GET requests only (unless the workflow turned on Write Probe) and returns one report of what the node detects (timestamp unit, list order, cursor, page size, ids, reactions, attachment URLs, rate-limit headers, error shape), each {result, status, evidence, nodeWill}, with the findings to look at in attention. Takes no arguments. About 4,500 characters.`;
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
