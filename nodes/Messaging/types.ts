@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
-import type { SimplifyAs } from '../shared/simplify/output';
+import type { SimplifyAs } from '../shared/simplify/actionOutput';
 import type { TimestampUnit } from '../shared/timestamps';
 import type { ItemsWithBinary } from '../shared/attachments/itemsWithBinary';
 import type { MoreThanLimit } from './helpers/limitHint';

@@ -1,7 +1,7 @@
 /**
  * Version 1: n8n's polling mode (`polling: true`, at least one minute apart). Each poll lists what is
  * new and advances the stored state as it returns the messages, the way it always has; version 2
- * settles a delivery only when its execution has finished.
+ * counts a delivery as done only when its execution has finished.
  */
 import type {
 	INodeExecutionData,

@@ -1,6 +1,6 @@
 /**
- * Version 2: a `trigger()` node that checks on its own schedule, from every 5 seconds up, and settles
- * each delivery only when n8n says its execution has finished (see checkLoop.ts).
+ * Version 2: a `trigger()` node that checks on its own schedule, from every 5 seconds up, and counts
+ * each delivery as done only when n8n says its execution has finished (see checkLoop.ts).
  */
 import type {
 	INodeType,

@@ -14,7 +14,7 @@ import { idText } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { readConversation } from '../../helpers/conversations';
-import { ownFromSetting } from '../../../shared/simplify/output';
+import { ownFromSetting } from '../../../shared/simplify/actionOutput';
 import { dateToTimestamp, getPositiveInteger, getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
 import { CONVERSATION } from '../../descriptions/tool';

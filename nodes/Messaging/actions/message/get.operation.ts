@@ -7,7 +7,7 @@ import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
-import { wantsSimplify } from '../../../shared/simplify/output';
+import { wantsSimplify } from '../../../shared/simplify/actionOutput';
 import { idText } from '../../../shared/ids';
 import { simplifyFields } from '../../../shared/simplify/fields';
 import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';

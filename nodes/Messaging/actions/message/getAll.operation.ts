@@ -10,7 +10,7 @@ import { getMany } from '../../helpers/getMany';
 import { messageFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
-import { wantsSimplify } from '../../../shared/simplify/output';
+import { wantsSimplify } from '../../../shared/simplify/actionOutput';
 import { simplifyFields } from '../../../shared/simplify/fields';
 import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
