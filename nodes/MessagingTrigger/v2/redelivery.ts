@@ -5,7 +5,10 @@
 import type { IDataObject, ITriggerFunctions, Logger } from 'n8n-workflow';
 
 import type { RequestContext, RequestOptions } from '../../shared/transport';
-import { downloadTriggerAttachments, type DownloadBudget } from '../../shared/attachments/triggerDownloads';
+import {
+	downloadTriggerAttachments,
+	type DownloadBudget,
+} from '../../shared/attachments/triggerDownloads';
 import { buildItems, messagesWithFiles, type BuiltItem, type EmitSettings } from '../deliveryItems';
 import { readAgain } from '../events/readAgain';
 import type { Delivery } from './deliveryLedger';

@@ -12,12 +12,7 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
-import {
-	BINARY_PREFIX,
-	downloadAttachment,
-	failureText,
-	type DownloadSettings,
-} from './download';
+import { BINARY_PREFIX, downloadAttachment, failureText, type DownloadSettings } from './download';
 import { binaryFieldName, maxBytes } from './encoding';
 import type { ListedMessage } from '../listedMessage';
 

@@ -7,12 +7,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { formPieces, StreamedFormValue, type RawBody } from '../transport';
 import { encodeFormComponent } from '../transport/form';
-import {
-	base64OfBytes,
-	decodablePieces,
-	formLength,
-	pieces,
-} from './base64';
+import { base64OfBytes, decodablePieces, formLength, pieces } from './base64';
 import {
 	closingLine,
 	describeSize,
