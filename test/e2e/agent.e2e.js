@@ -98,7 +98,7 @@ function agentWorkflow(id, tag, tools, links) {
 
 async function main() {
 	const { work, user } = n8n.prepareSuite('e2e-agent-');
-	const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/descriptions/tool');
+	const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/actions/resources');
 
 	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'none' }).start();
 	const model = await startScriptedModel();
