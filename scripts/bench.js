@@ -11,7 +11,8 @@
  * --shapes fixed-window,concurrency (some limiter shapes of that matrix), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
  * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR). --only files: the attachments'
  * memory (scripts/bench/files.js), with --compare REF an older build measured right before each workload, with
- * --splice its section written into BENCHMARKS.md.
+ * --splice its section written into BENCHMARKS.md. --only share: 1, 20 and 100 triggers on one token in a real
+ * n8n (scripts/bench/triggerShare.js), with --compare REF and --splice likewise.
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
@@ -38,7 +39,8 @@ const { triggerBench, microBench } = require('./bench/in-process');
 const { measureShapes } = require('./bench/shapes');
 const { report, spliceShapes } = require('./bench/report');
 const { benchFiles } = require('./bench/files');
-const { spliceFiles } = require('./bench/filesReport');
+const { spliceFiles, spliceSection } = require('./bench/filesReport');
+const { benchShare, TITLE: SHARE_TITLE } = require('./bench/triggerShare');
 
 const WORK = path.join(n8n.ROOT, '.bench');
 const USER = path.join(WORK, 'user');
@@ -52,6 +54,8 @@ async function main() {
 		? benchFiles({ compare: options.compare, started, log: (t) => process.stderr.write(t) })
 		: null;
 	if (options.only?.every((workload) => workload === 'files')) return writeFiles(files, options);
+	if (options.only?.every((workload) => workload === 'share'))
+		return await writeShare(options, started);
 	n8n.ensureN8n();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
@@ -180,6 +184,20 @@ function writeFiles(files, options) {
 		process.stderr.write('BENCHMARKS.md: the files section written in.\n');
 	}
 	console.log(files.section);
+}
+
+/** Many triggers on one token (scripts/bench/triggerShare.js): .bench/BENCHMARKS.partial.md, with --splice BENCHMARKS.md. */
+async function writeShare(options, started) {
+	const log = (t) => process.stderr.write(t);
+	const { section } = await benchShare({ compare: options.compare, started, log });
+	fs.mkdirSync(WORK, { recursive: true });
+	fs.writeFileSync(path.join(WORK, 'BENCHMARKS.partial.md'), section);
+	if (options.splice) {
+		const file = path.join(n8n.ROOT, 'BENCHMARKS.md');
+		fs.writeFileSync(file, spliceSection(fs.readFileSync(file, 'utf8'), section, SHARE_TITLE));
+		log('BENCHMARKS.md: the shared listings section written in.\n');
+	}
+	console.log(section);
 }
 
 main().catch((error) => {

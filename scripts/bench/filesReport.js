@@ -64,9 +64,12 @@ function filesSection(results, { started, compared }) {
 }
 
 /** BENCHMARKS.md with the files section replaced (or added before the trigger's section, else at the end). */
-function spliceFiles(existing, section) {
+const spliceFiles = (existing, section) => spliceSection(existing, section, TITLE);
+
+/** BENCHMARKS.md with the section titled `title` replaced (or added before the trigger's section, else at the end). */
+function spliceSection(existing, section, title) {
 	const lines = existing.split('\n');
-	const start = lines.indexOf(TITLE);
+	const start = lines.indexOf(title);
 	const body = section.split('\n');
 	if (start !== -1) {
 		let end = start + 1;
@@ -80,4 +83,4 @@ function spliceFiles(existing, section) {
 	return lines.join('\n');
 }
 
-module.exports = { filesSection, spliceFiles };
+module.exports = { filesSection, spliceFiles, spliceSection };
