@@ -67,11 +67,18 @@ function createTriggerGroup({ sandbox, credentials }) {
 		}
 	};
 
-	/** The process dies with every trigger in it; a new process activates them again, in order. */
+	/**
+	 * The process dies with every trigger in it: the executions still running die with it (n8n marks them
+	 * crashed; nobody tells the triggers). A new process activates again those that were active, in order.
+	 */
 	group.crashAll = async () => {
-		for (const host of group.hosts) if (host.process) await host.crash();
-		for (const host of group.hosts) host.triggerType = undefined;
-		for (const host of group.hosts) await group.activate(host);
+		const active = group.hosts.filter((host) => host.process);
+		for (const host of active) await host.crash();
+		for (const host of group.hosts) {
+			for (const e of host.executions) if (e.status === 'running') e.status = 'crashed';
+			host.triggerType = undefined;
+		}
+		for (const host of active) await group.activate(host);
 	};
 
 	group.stopAll = async () => {
