@@ -65,12 +65,15 @@ export class PageSharer {
 		const entry = this.entries.get(key);
 		if (entry && entry.order > (this.readUpTo.get(reader) ?? 0)) {
 			this.stats.shared += 1;
-			try {
-				return copyOf(await entry.answer);
-			} catch (error) {
-				if (!entry.abandoned()) throw error;
-				this.stats.shared -= 1; // its asker stopped: this reader asks for itself
-			}
+			// Its asker stopped: this reader asks again, with the others it was waiting with (the failed
+			// request is forgotten by then); any other failure is the service's answer, theirs too.
+			const shared = await entry.answer.then(
+				(page) => ({ page }),
+				async (error: unknown) => (entry.abandoned() ? undefined : await Promise.reject(error)),
+			);
+			if (shared) return copyOf(shared.page);
+			this.stats.shared -= 1;
+			return await this.page(reader, key, request, abandoned);
 		}
 		const own: Entry = { answer: request(), order: ++this.asked, abandoned };
 		this.stats.requests += 1;
