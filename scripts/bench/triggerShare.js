@@ -178,7 +178,7 @@ async function measureBuild({ label, dist, counts, idleS, flowS, rate, log }) {
 				count,
 				idleS,
 				listsPerHour: perHour(lists),
-				requestsPerHour: perHour(idle.length),
+				requestsPerHour: perHour(idle),
 				messages: ids.length,
 				deliveries: latencies.length,
 				p50: percentile(latencies, 50),
