@@ -10,7 +10,7 @@
  * current build, in a fresh n8n of its own.
  *
  *   flock /work/heavy.lock npm run bench -- --only share [--compare REF] [--splice]
- *   node scripts/bench/triggerShare.js [--counts 1,20,100] [--idle 60] [--flow 30] [--rate 0.2] [--compare REF]
+ *   node scripts/bench/triggerShare.js [--counts 1,20,100] [--idle 45] [--flow 30] [--rate 0.2] [--compare REF]
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -118,7 +118,7 @@ async function measureBuild({ label, dist, counts, idleS, flowS, rate, log }) {
 		for (const count of counts) {
 			for (; active < count; active++) await publish(triggers[active]);
 			const on = triggers.slice(0, count);
-			await sleep(15_000); // every new trigger's first check; the ticks settle
+			await sleep(10_000); // every new trigger's first check; the ticks settle
 			log(`${label}: ${count} trigger(s) active, idle for ${idleS} s\n`);
 			sandbox.clearRequests();
 			// When each request came (polled): the rate is read from the first to the last one, whole ticks.
@@ -203,7 +203,7 @@ function shareSection(results, { started, compared }) {
 		TITLE,
 		'',
 		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} (${Math.round(os.totalmem() / 2 ** 30)} GB), Node ${process.version}, ${n8nVersion()}, regular mode: \`npm run bench -- --only share${compared ? ` --compare ${compared.ref}` : ''}\` (scripts/bench/triggerShare.js).`,
-		`Trigger workflows (version 2, every ${INTERVAL_S} s, every conversation, one token) active together in one \`n8n start\`, against the sandbox on loopback without added latency. Idle: the GET requests the sandbox counted over a minute, as a rate from the first to the last one, scaled to an hour. Flowing: messages created at a steady rate into one conversation; latency from a message's creation to the start of each trigger's execution (n8n's startedAt); every trigger receives every message. Goals (#44): list requests an hour independent of the number of triggers within 10%; p95 ≤ interval + 2 s; 0 lost, 0 unmarked repeats.`,
+		`Trigger workflows (version 2, every ${INTERVAL_S} s, every conversation, one token) active together in one \`n8n start\`, against the sandbox on loopback without added latency. Idle: the GET requests the sandbox counted over 45 s, as a rate from the first to the last one, scaled to an hour. Flowing: messages created at a steady rate into one conversation; latency from a message's creation to the start of each trigger's execution (n8n's startedAt); every trigger receives every message. Goals (#44): list requests an hour independent of the number of triggers within 10%; p95 ≤ interval + 2 s; 0 lost, 0 unmarked repeats.`,
 		'',
 		"| Build | Triggers | List requests/h idle | All GETs/h idle | Messages × triggers | Delivered | p50 | p95 | Worst trigger's p95 | ≤ 7 s | Lost | Unmarked repeats |",
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|',
@@ -233,7 +233,7 @@ function n8nVersion() {
 async function benchShare({
 	compare,
 	counts = [1, 20, 100],
-	idleS = 60,
+	idleS = 45,
 	flowS = 30,
 	rate = 0.2,
 	started = new Date(),
