@@ -281,4 +281,4 @@ if (require.main === module) {
 		});
 }
 
-module.exports = { benchShare, TITLE };
+module.exports = { benchShare, shareSection, TITLE };
