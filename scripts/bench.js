@@ -14,6 +14,8 @@
  * --splice its section written into BENCHMARKS.md. --only recovery: 1,000 events lost in a crash delivered again
  * (scripts/bench/recovery.js), with --compare and --splice alike. --only soak: the ceiling of one trigger and an
  * hour of soak in a real n8n (scripts/bench/soak.js, its options there; not part of CI).
+ * --only share: 1, 20 and 100 triggers on one token in a real n8n (scripts/bench/triggerShare.js), with --compare
+ * REF and --splice likewise.
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
@@ -43,6 +45,8 @@ const { benchFiles } = require('./bench/files');
 const { spliceFiles } = require('./bench/filesReport');
 const { benchSoak } = require('./bench/soak');
 const { benchRecovery, writeRecovery } = require('./bench/recovery');
+const { spliceSection } = require('./bench/soakReport');
+const { benchShare, TITLE: SHARE_TITLE } = require('./bench/triggerShare');
 
 const WORK = path.join(n8n.ROOT, '.bench');
 const USER = path.join(WORK, 'user');
@@ -62,6 +66,8 @@ async function main() {
 	}
 	const recovery = options.wanted('recovery') ? await benchRecovery(options) : null;
 	if (recovery && options.only) writeRecovery(recovery, options);
+	if (options.only?.every((workload) => workload === 'share'))
+		return await writeShare(options, started);
 	if (options.only?.every((workload) => workload === 'files' || workload === 'recovery'))
 		return files && writeFiles(files, options);
 	n8n.ensureN8n();
@@ -192,6 +198,23 @@ function writeFiles(files, options) {
 		process.stderr.write('BENCHMARKS.md: the files section written in.\n');
 	}
 	console.log(files.section);
+}
+
+/** Many triggers on one token (scripts/bench/triggerShare.js): .bench/BENCHMARKS.partial.md, with --splice BENCHMARKS.md. */
+async function writeShare(options, started) {
+	const log = (t) => process.stderr.write(t);
+	const { section } = await benchShare({ compare: options.compare, started, log });
+	fs.mkdirSync(WORK, { recursive: true });
+	fs.writeFileSync(path.join(WORK, 'BENCHMARKS.partial.md'), section);
+	if (options.splice) {
+		const file = path.join(n8n.ROOT, 'BENCHMARKS.md');
+		fs.writeFileSync(
+			file,
+			spliceSection(fs.readFileSync(file, 'utf8'), SHARE_TITLE, section, '## Trigger poll'),
+		);
+		log('BENCHMARKS.md: the shared listings section written in.\n');
+	}
+	console.log(section);
 }
 
 main().catch((error) => {

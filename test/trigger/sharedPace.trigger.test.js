@@ -1,30 +1,31 @@
 'use strict';
 /**
  * Several version 2 triggers on one account in one n8n process (n8n-core's TriggerContext, one loaded
- * package, test/harness/n8n.js): their checks share one pace and are spread over the interval, and one
+ * package, test/harness/n8n.js): their checks share one pace, triggers on different conversations keep apart, and one
  * trigger's trouble (a stop, a request that gave up) stops none of the others.
  */
-const { createTriggerHost, TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
+const { createTriggerGroup } = require('../harness/triggerGroup');
 
 const COUNT = 4;
 let sandbox;
-let credentials;
+let group;
 let hosts;
 let created; // message id -> creation time
-let requestTimes; // the fake time each request reached the service
 
 beforeEach(async () => {
 	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
+	let credentials;
 	({ sandbox, credentials } = await startSandbox({ seed: 'none', clock: () => Date.now() }));
 	sandbox.store.addContact({ id: 'ct_ann', username: 'ann' });
 	for (let i = 0; i < COUNT; i++) sandbox.store.createConversation({ contact_id: 'ct_ann' });
-	hosts = [];
+	group = createTriggerGroup({ sandbox, credentials });
+	hosts = group.hosts;
 	created = new Map();
-	requestTimes = [];
 });
 afterEach(async () => {
-	for (const host of hosts) if (host.process) await host.stop();
+	await group.stopAll();
 	jest.useRealTimers();
 	await sandbox.stop();
 });
@@ -39,54 +40,14 @@ const send = (i, text) => {
 };
 
 /** COUNT triggers every 5 s, each on its own conversation, all on the same credential, in one process. */
-async function startTriggers(count = COUNT) {
-	for (let i = 0; i < count; i++) {
-		const host = createTriggerHost({
-			credentials,
-			workflowId: `wf-${i}`,
-			parameters: {
-				interval: 5,
-				unit: 'seconds',
-				conversationId: byId(conversation(i)),
-				options: {},
-			},
-		});
-		if (i > 0) host.triggerType = hosts[0].triggerType; // the package loaded once, as in one n8n process
-		// An activation's first check may wait out a 429: time moves on meanwhile.
-		let started = false;
-		const starting = host.start({ sameProcess: i > 0 }).finally(() => (started = true));
-		while (!started) {
-			await quiet();
-			if (!started && jest.getTimerCount() > 0) await jest.advanceTimersToNextTimerAsync();
-		}
-		await starting;
-		hosts.push(host);
-	}
-}
-
-/** Lets loopback requests and their answers go through before fake time moves on. */
-async function quiet() {
-	const progress = () =>
-		sandbox.stats.requests +
-		sandbox.stats.inFlight +
-		hosts.reduce((n, h) => n + h.checksDone + h.executions.length, 0);
-	for (let still = 0, last = progress(); still < 200; still++) {
-		await new Promise((resolve) => setImmediate(resolve));
-		while (requestTimes.length < sandbox.requests.length) requestTimes.push(Date.now());
-		if (progress() !== last) [still, last] = [0, progress()];
-	}
-}
-
-/** Runs fake time for `ms`, from timer to timer. */
-async function runFor(ms) {
-	const end = Date.now() + ms;
-	while (Date.now() < end) {
-		await quiet();
-		if (jest.getTimerCount() === 0) break;
-		await jest.advanceTimersToNextTimerAsync();
-	}
-	await quiet();
-}
+const startTriggers = async (count = COUNT) =>
+	await group.start(count, (i) => ({
+		interval: 5,
+		unit: 'seconds',
+		conversationId: byId(conversation(i)),
+		options: {},
+	}));
+const runFor = async (ms) => await group.runFor(ms);
 
 /** A message into each trigger's conversation every `everyMs`, for `ms`. */
 async function produceFor(ms, everyMs) {
@@ -129,9 +90,9 @@ describe('Messaging Trigger v2: triggers on one account share its pace', () => {
 	test('the checks of 4 triggers at 5 s go at least 1 s apart (the interval over the triggers and one)', async () => {
 		await startTriggers();
 		await runFor(10_000);
-		const from = requestTimes.length;
+		const from = group.requestTimes.length;
 		await runFor(20_000);
-		const starts = requestTimes.slice(from);
+		const starts = group.requestTimes.slice(from);
 		const gaps = starts.slice(1).map((t, i) => t - starts[i]);
 		expect(starts.length).toBeGreaterThanOrEqual(4 * 3);
 		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_000);
@@ -168,13 +129,13 @@ describe("Messaging Trigger v2: one trigger's trouble stops none of the others o
 		expect(Date.now() - before).toBeLessThan(1_000); // not after the 30 s
 		expect(hosts[0].logs.filter((l) => /check failed/.test(l))).toEqual([]); // a stop is no failure
 		for (let i = 1; i < 3; i++) send(i, 'while the first is gone');
-		const from = requestTimes.length;
+		const from = group.requestTimes.length;
 		await runFor(20_000);
 		for (const host of hosts.slice(1))
 			expect(host.executions.flatMap((e) => e.json).map((j) => j.message)).toEqual([
 				'while the first is gone',
 			]);
-		const starts = requestTimes.slice(from);
+		const starts = group.requestTimes.slice(from);
 		const gaps = starts.slice(1).map((t, i) => t - starts[i]);
 		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(5_000 / 4); // as spread for three, or wider
 	});

@@ -1,11 +1,12 @@
 'use strict';
 /**
  * The pace version 2's triggers share per account (nodes/MessagingTrigger/v2/sharedPace.ts), on its own:
- * the account's key, the spreading of checks, and what the process keeps.
+ * the account's key, the common tick of triggers reading the same listing (and the listings kept apart),
+ * and what the process keeps.
  */
 const {
 	accountKey,
-	spreadSlot,
+	phaseApart,
 	SharedPaces,
 	IDLE_MS,
 } = require('../../dist/nodes/MessagingTrigger/v2/sharedPace');
@@ -29,15 +30,15 @@ describe('accountKey: one account is the Base URL origin and the token', () => {
 	});
 });
 
-describe('spreadSlot', () => {
+describe('phaseApart: a new listing goes in the middle of the widest gap between the others', () => {
 	test.each([
-		['nothing else reserved', 1000, [], 250, 1000],
-		['far from the others', 1000, [0, 2000], 250, 1000],
-		['too close to one: right after it', 1000, [900], 250, 1150],
-		['pushed past a run of them', 1000, [900, 1150, 1400, 2000], 250, 1650],
-		['exactly one gap after', 1000, [750], 250, 1000],
-	])('%s', (_, wanted, others, gap, expected) => {
-		expect(spreadSlot(wanted, others, gap)).toBe(expected);
+		['the first keeps the time it wants', 1234, [], 5000, 1234],
+		['the second half an interval from the first', 0, [1000], 5000, 3500],
+		['a third in the widest gap, across the end of the interval', 0, [1000, 3500], 5000, 4750],
+		['phases are read modulo the tick', 0, [11000, 8500], 5000, 4750],
+		['past the end of the interval: from its start again', 0, [4000, 4500], 5000, 1750],
+	])('%s', (_, wanted, others, tick, expected) => {
+		expect(phaseApart(wanted, others, tick)).toBe(expected);
 	});
 });
 
@@ -57,32 +58,72 @@ describe('SharedPaces', () => {
 		expect(paces.size).toBe(2);
 	});
 
-	test('20 triggers due on the same tick are spread over the interval, and keep their places', () => {
+	test('20 triggers reading the same listing check on one tick, wherever their checks were due, and keep it', () => {
 		const members = Array.from({ length: 20 }, () => ({}));
-		for (const m of members) paces.pacerFor('k', m, 5000);
-		const slots = members.map((m) => paces.slot(m, now + 5000));
-		const gap = 5000 / 21;
-		slots.forEach((slot, i) => expect(slot).toBeCloseTo(now + 5000 + i * gap, 6));
+		for (const m of members) paces.pacerFor('k', m, 5000, 'all');
+		// Due anywhere within half an interval of the first one's tick: they go on it.
+		const slots = members.map((m, i) => paces.slot(m, now + 5000 + (i % 2 ? 1 : -1) * i * 120));
+		expect(new Set(slots)).toEqual(new Set([now + 5000]));
 		// Each checks at its slot and wants the next one an interval (and its check's 30 ms) later.
 		const next = members.map((m, i) => paces.slot(m, slots[i] + 5030));
-		next.forEach((slot, i) => expect(slot).toBe(slots[i] + 5030));
+		expect(new Set(next)).toEqual(new Set([now + 10000]));
 	});
 
-	test('alone on its account, a trigger checks when it wants', () => {
-		const a = {};
+	test('a trigger checking every minute goes on the tick of the 5 s triggers of its listing nearest to when it is due', () => {
+		const [fast, slow] = [{}, {}];
+		paces.pacerFor('k', fast, 5000, 'all');
+		paces.pacerFor('k', slow, 60000, 'all');
+		expect(paces.slot(fast, now + 5000)).toBe(now + 5000);
+		expect(paces.slot(slow, now + 62000)).toBe(now + 60000);
+		expect(paces.slot(slow, now + 63000)).toBe(now + 65000);
+	});
+
+	test('after a failure the check goes on the first tick at or after its backoff, never before', () => {
+		const [a, b] = [{}, {}];
+		paces.pacerFor('k', a, 5000, 'all');
+		paces.pacerFor('k', b, 5000, 'all');
+		expect(paces.slot(a, now + 5000)).toBe(now + 5000);
+		expect(paces.slot(b, now + 31000, true)).toBe(now + 35000);
+		expect(paces.slot(b, now + 30000, true)).toBe(now + 30000);
+	});
+
+	test('triggers reading different listings (another conversation, page size or Base URL) keep apart: 4 listings at 5 s go at least 1.25 s apart', () => {
+		const members = Array.from({ length: 4 }, () => ({}));
+		members.forEach((m, i) => paces.pacerFor('k', m, 5000, `conversation ${i}`));
+		const slots = members.map((m) => paces.slot(m, now + 5000)).sort((x, y) => x - y);
+		const gaps = slots.slice(1).map((t, i) => t - slots[i]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1250);
+		expect(slots[slots.length - 1] - slots[0]).toBeLessThan(5000);
+	});
+
+	test('a listing nobody reads any more gives up its tick: the next one takes the widest gap again', () => {
+		const [a, b, c] = [{}, {}, {}];
+		paces.pacerFor('k', a, 5000, 'one');
+		paces.pacerFor('k', b, 5000, 'two');
+		expect(paces.slot(a, now + 5000)).toBe(now + 5000);
+		expect(paces.slot(b, now + 5000)).toBe(now + 7500);
+		paces.leave(b);
+		paces.pacerFor('k', c, 5000, 'three');
+		expect(paces.slot(c, now + 5000)).toBe(now + 7500);
+	});
+
+	test('a check due now is not moved; a trigger alone on its account, or never seen, checks when it wants', () => {
+		const [a, b] = [{}, {}];
 		paces.pacerFor('k', a, 5000);
 		expect(paces.slot(a, now + 5000)).toBe(now + 5000);
 		expect(paces.slot(a, now + 5001)).toBe(now + 5001);
-		expect(paces.slot({}, now + 7)).toBe(now + 7); // never checked: not spread
+		paces.pacerFor('k', b, 5000);
+		expect(paces.slot(a, now)).toBe(now);
+		expect(paces.slot({}, now + 7)).toBe(now + 7);
 	});
 
 	test('a trigger whose credential moved to another account leaves the first', () => {
 		const [a, b] = [{}, {}];
-		paces.pacerFor('k1', a, 5000);
-		paces.pacerFor('k1', b, 5000);
-		paces.slot(a, now);
-		paces.pacerFor('k2', a, 5000);
-		expect(paces.slot(b, now)).toBe(now); // a no longer counts on k1
+		paces.pacerFor('k1', a, 5000, 'one');
+		paces.pacerFor('k1', b, 5000, 'two');
+		expect(paces.slot(a, now + 5000)).toBe(now + 5000);
+		paces.pacerFor('k2', a, 5000, 'one');
+		expect(paces.slot(b, now + 6000)).toBe(now + 6000); // a no longer counts on k1: b's listing takes its own tick
 	});
 
 	test('an account is forgotten once its triggers left and it stayed idle; one in use is kept', () => {

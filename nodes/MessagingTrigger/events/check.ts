@@ -7,6 +7,7 @@ import {
 	serviceMessageExists,
 	servicePages,
 	walkPages,
+	type ListQuery,
 	type PageFetcher,
 } from '../../shared/paginate';
 import type { TimestampUnitSetting } from '../../shared/timestamps';
@@ -31,6 +32,15 @@ export interface CheckSettings {
 	nowMs: number;
 	/** Options of every request of the check (version 2: the account's shared pace). */
 	requests?: RequestOptions;
+	/**
+	 * Version 2: the fetcher of a listing's pages, read once with the other triggers on the account
+	 * (v2/sharedPages.ts); without it each page is asked for.
+	 */
+	sharePages?: (
+		collection: 'messages' | 'conversations',
+		query: ListQuery,
+		fetchPage: PageFetcher,
+	) => PageFetcher;
 	/** Conversations an activation looked up already (version 2), so they are not looked up again. */
 	knownConversations?: KnownConversations;
 }
@@ -78,7 +88,9 @@ export async function checkEvents(
 ): Promise<CheckResult> {
 	const { options, unitSetting, nowMs, requests = {} } = settings;
 	const { events } = options;
-	const fetchPage = servicePages(context, 'messages', listQuery(options), requests);
+	const share = settings.sharePages ?? ((_collection, _query, fetchPage) => fetchPage);
+	const query = listQuery(options);
+	const fetchPage = share('messages', query, servicePages(context, 'messages', query, requests));
 	const listingSettings = { ...options, unitSetting, nowMs };
 	const messages = await listSince(fetchPage, stored, {
 		...listingSettings,
@@ -87,7 +99,7 @@ export async function checkEvents(
 	const listing: CheckListing = { messages };
 	if (events.events.includes('newConversation')) {
 		listing.conversations = await listSince(
-			servicePages(context, 'conversations', {}, requests),
+			share('conversations', {}, servicePages(context, 'conversations', {}, requests)),
 			stored?.conversations ?? null,
 			{ ...listingSettings, emitExisting: false },
 		);

@@ -1,12 +1,14 @@
 /**
  * One activation of version 2: its settings, and what every request of its checks runs with (the
- * activation's stop, and the pace its account shares with the other triggers of this process).
+ * activation's stop, the pace its account shares with the other triggers of this process, and the
+ * pages they read together).
  */
 import type { ITriggerFunctions } from 'n8n-workflow';
 
 import type { MessagingCredentials, RequestContext, RequestOptions } from '../../shared/transport';
 import type { TriggerOptions } from '../options';
 import { accountKey, sharedPaces } from './sharedPace';
+import { readerOf, shareOf, type PageShare } from './sharedPages';
 
 export interface ActivationSettings {
 	intervalMs: number;
@@ -27,13 +29,24 @@ export function checkContext(context: ITriggerFunctions, stop?: AbortSignal): Re
 
 /**
  * Every request of a check takes its turn in the pace its account shares with the other triggers of
- * this process. A request that gives up fails its own check only: no other trigger's check stops.
+ * this process, and its pages are read once for all of them (sharedPages.ts). A request that gives up
+ * fails its own check only, and the checks that shared it: no other trigger's check stops.
  */
-export function sharedPaceOptions(
+export function accountOptions(
+	context: ITriggerFunctions,
 	credentials: MessagingCredentials,
 	member: object,
-	intervalMs: number,
-): RequestOptions {
-	const key = accountKey(String(credentials.baseUrl ?? ''), String(credentials.accessToken ?? ''));
-	return { pacer: sharedPaces.pacerFor(key, member, intervalMs), throughRefusal: true };
+	settings: ActivationSettings,
+	stop?: AbortSignal,
+): { requests: RequestOptions; sharePages: PageShare } {
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const key = accountKey(baseUrl, String(credentials.accessToken ?? ''));
+	// Checks reading the same pages go on one tick; the others keep apart.
+	const { conversationId, pageSize } = settings.options;
+	const listing = JSON.stringify([baseUrl, conversationId, pageSize]);
+	const pacer = sharedPaces.pacerFor(key, member, settings.intervalMs, listing);
+	return {
+		requests: { pacer, throughRefusal: true },
+		sharePages: shareOf(`${key}\n${baseUrl}`, readerOf(context), stop),
+	};
 }

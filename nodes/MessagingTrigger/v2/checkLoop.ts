@@ -10,6 +10,7 @@ import { TriggerDeliveries } from './deliveries';
 import { honoursDeduplicationKeys, sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
 import { sharedPaces } from './sharedPace';
+import { readerOf, sharedPages } from './sharedPages';
 import { nextDelay, serviceWaitOf, shouldReport } from './schedule';
 
 /** n8n before 2.20 drops no repeated delivery (docs/compatibility.md): said once per activation, in n8n's log. */
@@ -73,6 +74,8 @@ export class CheckLoop {
 			delay = nextDelay(this.settings.intervalMs, this.failures, serviceWaitOf(error));
 			if (!this.closed) this.onFailure(error, delay);
 		}
+		// What it reads from now on was asked for after everything it read so far.
+		sharedPages.checked(readerOf(this.context));
 		this.context.logger.debug(`Messaging Trigger: next check in ${delay} ms`);
 		return delay;
 	}
@@ -93,8 +96,9 @@ export class CheckLoop {
 			this.wake = () => woken.abort();
 			try {
 				if (!this.due || this.failures > 0) {
-					// Spread among the checks of the other triggers on the same account.
-					const wait = sharedPaces.slot(this, Date.now() + delay) - Date.now();
+					// On the tick of the account's triggers reading the same pages; never earlier after a failure.
+					const at = sharedPaces.slot(this, Date.now() + delay, this.failures > 0);
+					const wait = at - Date.now();
 					await sleepUnlessAborted(wait, AbortSignal.any([this.abort.signal, woken.signal]));
 				}
 			} catch {

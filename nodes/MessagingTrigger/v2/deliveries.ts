@@ -21,7 +21,7 @@ import {
 import { checkEvents } from '../events/check';
 import { withBounds } from '../events/recoveryPlan';
 import type { KnownConversations } from '../ownContact';
-import { checkContext, sharedPaceOptions, type ActivationSettings } from './activation';
+import { accountOptions, checkContext, type ActivationSettings } from './activation';
 import {
 	addInFlight,
 	afterRedelivery,
@@ -125,10 +125,17 @@ export class TriggerDeliveries {
 	async check(): Promise<void> {
 		const downloads = downloadBudget(this.settings.intervalMs);
 		const context = checkContext(this.context, this.activation.signal);
-		const { options, intervalMs } = this.settings;
+		const { options } = this.settings;
 		const { events } = options;
 		const credentials = await getMessagingCredentials.call(context);
-		const requests = sharedPaceOptions(credentials, this.activation.member ?? this, intervalMs);
+		const member = this.activation.member ?? this;
+		const { requests, sharePages } = accountOptions(
+			this.context,
+			credentials,
+			member,
+			this.settings,
+			this.activation.signal,
+		);
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const own = credentials.ownContactId?.trim() || this.store.state()?.ownContactId;
 		const again: EmitSettings = { events, output: { ...options, unitSetting, own } };
@@ -148,6 +155,7 @@ export class TriggerDeliveries {
 			room,
 			nowMs: Date.now(),
 			requests,
+			sharePages,
 			knownConversations: this.knownConversations,
 		});
 		await downloadTriggerAttachments(

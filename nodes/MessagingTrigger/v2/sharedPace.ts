@@ -1,8 +1,8 @@
 /**
  * The checks of every version 2 trigger in this n8n process that use one account (the Base URL's
- * origin and the token) share one pace, and their scheduled checks are spread over the interval
- * instead of all going on the same tick. Keyed by a hash (the token is not kept), forgotten when idle.
- * docs/exactly-once.md#many-triggers-on-one-account
+ * origin and the token) share one pace; triggers with the same listing check on a common tick, so that
+ * they read its pages once (sharedPages.ts), and different listings keep apart. Keyed by a hash (the
+ * token is not kept), forgotten when idle. docs/exactly-once.md#many-triggers-on-one-account
  */
 import { createHash } from 'crypto';
 
@@ -25,29 +25,33 @@ export function accountKey(baseUrl: string, token: string): string {
 }
 
 /**
- * Pure: the earliest time at or after `wanted` that is at least `gap` away from every time in
- * `others` (ascending).
+ * Pure: the phase (in ms, modulo `tick`) for a new listing: the middle of the widest gap between the
+ * phases of the others, or `wanted` when there are none.
  */
-export function spreadSlot(wanted: number, others: number[], gap: number): number {
-	let at = wanted;
-	for (const other of others) {
-		if (other + gap <= at) continue;
-		if (other >= at + gap) break;
-		at = other + gap;
+export function phaseApart(wanted: number, others: number[], tick: number): number {
+	if (others.length === 0) return wanted;
+	const sorted = others.map((p) => ((p % tick) + tick) % tick).sort((a, b) => a - b);
+	const last = sorted[sorted.length - 1];
+	let best = { from: last - tick, width: sorted[0] - last + tick };
+	for (let i = 1; i < sorted.length; i++) {
+		const width = sorted[i] - sorted[i - 1];
+		if (width > best.width) best = { from: sorted[i - 1], width };
 	}
-	return at;
+	return (Math.round(best.from + best.width / 2) + tick) % tick;
 }
 
 interface Member {
 	intervalMs: number;
-	/** When its next (or last) check goes. */
-	at?: number;
+	/** What its checks list (same listing: same pages); triggers with one listing share one tick. */
+	listing: string;
 	seenAt: number;
 }
 
 interface Account {
 	pacer: Pacer;
 	members: Map<object, Member>;
+	/** The phase of each listing's tick: its checks go at phase + k × the account's shortest interval. */
+	phases: Map<string, number>;
 	usedAt: number;
 }
 
@@ -60,43 +64,49 @@ export class SharedPaces {
 
 	constructor(private readonly now: () => number = Date.now) {}
 
-	/** The pace of `key`'s checks; `member` (one activation) counts among the account's triggers from now on. */
-	pacerFor(key: string, member: object, intervalMs: number): Pacer {
+	/**
+	 * The pace of `key`'s checks; `member` (one activation), whose checks read `listing`, counts among
+	 * the account's triggers from now on.
+	 */
+	pacerFor(key: string, member: object, intervalMs: number, listing = ''): Pacer {
 		const now = this.now();
 		this.sweep(now);
 		const previous = this.accountOf.get(member);
 		if (previous !== undefined && previous !== key) this.leave(member);
 		let account = this.accounts.get(key);
 		if (!account) {
-			account = { pacer: new Pacer(), members: new Map(), usedAt: now };
+			account = { pacer: new Pacer(), members: new Map(), phases: new Map(), usedAt: now };
 			this.accounts.set(key, account);
 		}
 		account.usedAt = now;
 		const known = account.members.get(member);
-		account.members.set(member, { intervalMs, at: known?.at, seenAt: now });
+		account.members.set(member, { intervalMs, listing, seenAt: now });
+		if (known && known.listing !== listing) dropUnusedPhase(account, known.listing);
 		this.accountOf.set(member, key);
 		return account.pacer;
 	}
 
 	/**
-	 * When `member`'s next check goes, wanted at `wantedAt`: spread from the other checks of its account
-	 * by the shortest interval among them divided by their number and one (the slack keeps a check a few
-	 * milliseconds late from pushing the next ones back).
+	 * When `member`'s next check goes, due at `dueAt`: on its listing's tick nearest to it (the first at
+	 * or after it when `notEarlier`, as after a failure), the ticks one shortest interval of the account
+	 * apart. A check due now, or of a trigger alone on its account, is not moved.
 	 */
-	slot(member: object, wantedAt: number): number {
+	slot(member: object, dueAt: number, notEarlier = false): number {
+		const now = this.now();
 		const account = this.accounts.get(this.accountOf.get(member) ?? '');
 		const self = account?.members.get(member);
-		if (!account || !self) return wantedAt;
-		const others: number[] = [];
-		let shortest = self.intervalMs;
-		for (const [other, { at, intervalMs }] of account.members) {
-			if (other === member) continue;
-			shortest = Math.min(shortest, intervalMs);
-			if (at !== undefined) others.push(at);
+		if (!account || !self || dueAt <= now || account.members.size < 2) return dueAt;
+		let tick = self.intervalMs;
+		for (const { intervalMs } of account.members.values()) tick = Math.min(tick, intervalMs);
+		let phase = account.phases.get(self.listing);
+		if (phase === undefined) {
+			phase = phaseApart(dueAt, [...account.phases.values()], tick);
+			account.phases.set(self.listing, phase);
 		}
-		others.sort((a, b) => a - b);
-		self.at = spreadSlot(wantedAt, others, shortest / (account.members.size + 1));
-		return self.at;
+		const steps = (dueAt - phase) / tick;
+		let at = phase + (notEarlier ? Math.ceil(steps) : Math.round(steps)) * tick;
+		if (at < now) at += Math.ceil((now - at) / tick) * tick;
+		return at;
 	}
 
 	/** The member stopped (its workflow was deactivated). */
@@ -104,7 +114,11 @@ export class SharedPaces {
 		const key = this.accountOf.get(member);
 		this.accountOf.delete(member);
 		const account = key === undefined ? undefined : this.accounts.get(key);
-		account?.members.delete(member);
+		const self = account?.members.get(member);
+		if (account && self) {
+			account.members.delete(member);
+			dropUnusedPhase(account, self.listing);
+		}
 		this.sweep(this.now());
 	}
 
@@ -121,14 +135,21 @@ export class SharedPaces {
 		if (now - this.sweptAt < SWEEP_EVERY_MS) return;
 		this.sweptAt = now;
 		for (const [key, account] of this.accounts) {
-			for (const [member, { seenAt, intervalMs }] of account.members) {
+			for (const [member, { seenAt, intervalMs, listing }] of account.members) {
 				if (now - seenAt <= 2 * intervalMs + IDLE_MS) continue;
 				account.members.delete(member);
 				this.accountOf.delete(member);
+				dropUnusedPhase(account, listing);
 			}
 			if (account.members.size === 0 && now - account.usedAt >= IDLE_MS) this.accounts.delete(key);
 		}
 	}
+}
+
+/** A listing no trigger of the account reads any more loses its tick. */
+function dropUnusedPhase(account: Account, listing: string): void {
+	for (const member of account.members.values()) if (member.listing === listing) return;
+	account.phases.delete(listing);
 }
 
 /** The process's accounts, shared by every activation of version 2. */

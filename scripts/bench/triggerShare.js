@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Many Messaging Triggers on one token in a real `n8n start` (`npm run bench -- --only share`): 1, then
+ * 20, then 100 trigger workflows (version 2, every 5 s, every conversation) active at once against the
+ * sandbox. Per count: the list requests an hour while nothing happens (counted by the sandbox over
+ * a minute, from the first to the last one, scaled), and while messages flow at a modest rate the p50/p95 from a message's
+ * creation to the start of each trigger's execution (n8n's startedAt), lost messages and unmarked
+ * repeats. With `--compare REF` the package's runtime code at REF is measured first, right before the
+ * current build, in a fresh n8n of its own.
+ *
+ *   flock /work/heavy.lock npm run bench -- --only share [--compare REF] [--splice]
+ *   node scripts/bench/triggerShare.js [--counts 1,20,100] [--idle 45] [--flow 30] [--rate 0.2] [--compare REF]
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const n8n = require('../lib/n8n');
+const { buildPackage } = require('../lib/build');
+const { createSandbox } = require('../../sandbox/server');
+const wf = require('../../test/e2e/workflows');
+const { buildRef } = require('./filesCompare');
+
+const INTERVAL_S = 5;
+const TOKEN = 'trigger-share-token-7c2e';
+const LOG_CREDENTIAL = { id: 'shareLogCred0001', name: 'Messaging (delivery log)' };
+const TITLE = '## Many triggers on one token: shared listings';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted, p) =>
+	sorted.length === 0
+		? NaN
+		: sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const sec = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
+
+/** A trigger workflow on every conversation that logs each delivery into its own log conversation. */
+function shareWorkflow(id, logId) {
+	const workflow = wf.triggerToLog('', logId);
+	workflow.id = id;
+	workflow.name = `Share ${id}`;
+	workflow.nodes[0] = {
+		...workflow.nodes[0],
+		typeVersion: 2,
+		parameters: { interval: INTERVAL_S, unit: 'seconds', options: {} },
+	};
+	workflow.nodes[1].parameters.text =
+		'=seen {{ $json.id }} x{{ $execution.id }} r{{ $json.redelivery === true }}';
+	workflow.nodes[1].parameters.skipIfAlreadySent = 'never';
+	workflow.nodes[1].credentials = { messagingApi: LOG_CREDENTIAL };
+	return workflow;
+}
+
+/** Deliveries recorded in a log conversation: message id -> [{ execution, redelivery }]. */
+function seenIn(store, logId) {
+	const seen = new Map();
+	for (const m of store.listMessages({ conversation_id: logId })) {
+		const match = /^seen (\S+) x(\S+) r(true|false)$/.exec(m.message);
+		if (!match) continue;
+		if (!seen.has(match[1])) seen.set(match[1], []);
+		seen.get(match[1]).push({ execution: match[2], redelivery: match[3] === 'true' });
+	}
+	return seen;
+}
+
+/** One build (`dist`: another build's compiled code over the package's) through every count. */
+async function measureBuild({ label, dist, counts, idleS, flowS, rate, log }) {
+	const work = path.join(n8n.ROOT, '.bench', 'trigger-share', label);
+	const user = path.join(work, 'user');
+	fs.rmSync(work, { recursive: true, force: true });
+	fs.mkdirSync(user, { recursive: true });
+	const { tarball } = n8n.packPackage(work);
+	const installed = n8n.installPackage(user, tarball);
+	if (dist) fs.cpSync(dist, path.join(installed, 'dist'), { recursive: true });
+	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'demo' }).start();
+	const logService = await createSandbox({
+		tokens: { [TOKEN]: 'ct_me' },
+		seed: 'demo',
+		recordRequests: false,
+	}).start();
+	const inbox = sandbox.store.createConversation({ contact_id: 'ct_ann' }).id;
+	const most = Math.max(...counts);
+	const triggers = Array.from({ length: most }, (_, i) => {
+		const id = `share${String(i).padStart(3, '0')}000000000`.slice(0, 16);
+		const logId = logService.store.createConversation({ contact_id: 'ct_bob' }).id;
+		return { id, log: logId, workflow: shareWorkflow(id, logId) };
+	});
+	let app;
+	const rows = [];
+	try {
+		const logCredential = { ...wf.credential(`${logService.url}/`, TOKEN), ...LOG_CREDENTIAL };
+		await n8n.importCredentials(user, work, [
+			wf.credential(`${sandbox.url}/`, TOKEN),
+			logCredential,
+		]);
+		await n8n.importWorkflows(
+			user,
+			path.join(work, 'workflows'),
+			triggers.map((t) => t.workflow),
+		);
+		app = await n8n.startN8n(user);
+		const session = await n8n.ownerSession(app.url);
+		const publish = async (t) => {
+			const { body: got } = await session.rest('GET', `/workflows/${t.id}`);
+			const { status, body } = await session.rest('POST', `/workflows/${t.id}/activate`, {
+				versionId: got.data.versionId,
+			});
+			if (status !== 200)
+				throw new Error(`publishing ${t.id}: ${JSON.stringify(body).slice(0, 300)}`);
+		};
+		const startedAtOf = async (t) => {
+			const starts = new Map();
+			const filter = encodeURIComponent(JSON.stringify({ workflowId: t.id }));
+			const response = await session.rest('GET', `/executions?filter=${filter}&limit=500`);
+			for (const e of response.body?.data?.results ?? [])
+				starts.set(String(e.id), Date.parse(e.startedAt));
+			return starts;
+		};
+		let active = 0;
+		for (const count of counts) {
+			for (; active < count; active++) await publish(triggers[active]);
+			const on = triggers.slice(0, count);
+			await sleep(10_000); // every new trigger's first check; the ticks settle
+			log(`${label}: ${count} trigger(s) active, idle for ${idleS} s\n`);
+			sandbox.clearRequests();
+			// When each request came (polled): the rate is read from the first to the last one, whole ticks.
+			const stamp = setInterval(() => {
+				for (const r of sandbox.requests) r.at ??= Date.now();
+			}, 20);
+			await sleep(idleS * 1000);
+			clearInterval(stamp);
+			const idle = sandbox.requests.filter((r) => r.method === 'GET' && r.at !== undefined);
+			const perHour = (list) => {
+				const span = (list.at(-1)?.at ?? 0) - (list[0]?.at ?? 0);
+				return span < 1000
+					? Math.round((list.length * 3600) / idleS)
+					: Math.round(((list.length - 1) * 3_600_000) / span);
+			};
+			const lists = idle.filter((r) => r.path === '/v1/messages');
+			log(`${label}: ${count} trigger(s), messages flowing ${flowS} s at ${rate}/s\n`);
+			const created = new Map();
+			const begin = Date.now();
+			for (let n = 0; n < Math.round(rate * flowS); n++) {
+				const wait = begin + (n * 1000) / rate - Date.now();
+				if (wait > 0) await sleep(wait);
+				const m = sandbox.store.sendMessage('ct_ann', {
+					conversation_id: inbox,
+					message: `m ${n}`,
+				});
+				created.set(m.id, Date.now());
+			}
+			const ids = [...created.keys()];
+			const deadline = Date.now() + 90_000;
+			while (Date.now() < deadline) {
+				if (on.every((t) => ids.every((id) => seenIn(logService.store, t.log).has(id)))) break;
+				await sleep(1000);
+			}
+			await sleep(3000);
+			const latencies = [];
+			let worstP95 = 0;
+			let lost = 0;
+			let unmarked = 0;
+			for (const t of on) {
+				const seen = seenIn(logService.store, t.log);
+				const starts = await startedAtOf(t);
+				const own = [];
+				for (const id of ids) {
+					const deliveries = seen.get(id) ?? [];
+					if (deliveries.length === 0) lost += 1;
+					unmarked += deliveries.slice(1).filter((d) => !d.redelivery).length;
+					const start = starts.get(deliveries[0]?.execution);
+					if (start) own.push(start - created.get(id));
+				}
+				own.sort((a, b) => a - b);
+				worstP95 = Math.max(worstP95, percentile(own, 95));
+				latencies.push(...own);
+			}
+			latencies.sort((a, b) => a - b);
+			const row = {
+				count,
+				idleS,
+				listsPerHour: perHour(lists),
+				requestsPerHour: perHour(idle),
+				messages: ids.length,
+				deliveries: latencies.length,
+				p50: percentile(latencies, 50),
+				p95: percentile(latencies, 95),
+				worstP95,
+				lost,
+				unmarked,
+			};
+			log(`${label}: ${JSON.stringify(row)}\n`);
+			rows.push(row);
+		}
+	} finally {
+		await app?.stop();
+		await sandbox.stop();
+		await logService.stop();
+	}
+	return rows;
+}
+
+function shareSection(results, { started, compared }) {
+	const lines = [
+		TITLE,
+		'',
+		`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} (${Math.round(os.totalmem() / 2 ** 30)} GB), Node ${process.version}, ${n8nVersion()}, regular mode: \`npm run bench -- --only share${compared ? ` --compare ${compared.ref}` : ''}\` (scripts/bench/triggerShare.js).`,
+		`Trigger workflows (version 2, every ${INTERVAL_S} s, every conversation, one token) active together in one \`n8n start\`, against the sandbox on loopback without added latency. Idle: the GET requests the sandbox counted over ${results[0]?.rows[0]?.idleS ?? '-'} s, as a rate from the first to the last one, scaled to an hour. Flowing: messages created at a steady rate into one conversation; latency from a message's creation to the start of each trigger's execution (n8n's startedAt); every trigger receives every message. Goals (#44): list requests an hour independent of the number of triggers within 10%; p95 ≤ interval + 2 s; 0 lost, 0 unmarked repeats.`,
+		'',
+		"| Build | Triggers | List requests/h idle | All GETs/h idle | Messages × triggers | Delivered | p50 | p95 | Worst trigger's p95 | ≤ 7 s | Lost | Unmarked repeats |",
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|',
+	];
+	for (const { label, rows } of results)
+		for (const r of rows)
+			lines.push(
+				`| ${label} | ${r.count} | ${r.listsPerHour} | ${r.requestsPerHour} | ${r.messages} × ${r.count} | ${r.deliveries} | ${sec(r.p50)} | ${sec(r.p95)} | ${sec(r.worstP95)} | ${r.worstP95 <= (INTERVAL_S + 2) * 1000 ? 'yes' : 'no'} | ${r.lost} | ${r.unmarked} |`,
+			);
+	lines.push(
+		'',
+		'How the listing is shared, and what is not: [docs/exactly-once.md](docs/exactly-once.md#many-triggers-on-one-account).',
+		'',
+	);
+	return lines.join('\n');
+}
+
+function n8nVersion() {
+	try {
+		return `n8n ${require(path.join(n8n.ROOT, '.n8n-runtime/node_modules/n8n/package.json')).version}`;
+	} catch {
+		return 'n8n';
+	}
+}
+
+/** The bench: REF first when comparing, then the current build. */
+async function benchShare({
+	compare,
+	counts = [1, 20, 100],
+	idleS = 45,
+	flowS = 30,
+	rate = 0.2,
+	started = new Date(),
+	log = () => {},
+} = {}) {
+	n8n.ensureN8n();
+	buildPackage();
+	const compared = compare ? buildRef(compare) : undefined;
+	const results = [];
+	try {
+		const settings = { counts, idleS, flowS, rate, log };
+		if (compared) {
+			const label = `before (${compared.commit.slice(0, 7)})`;
+			results.push({
+				label,
+				rows: await measureBuild({ ...settings, label: 'before', dist: compared.dist }),
+			});
+			results[0].label = label;
+		}
+		results.push({
+			label: compared ? 'after' : 'current',
+			rows: await measureBuild({ ...settings, label: 'after' }),
+		});
+	} finally {
+		compared?.cleanup();
+	}
+	return { results, section: shareSection(results, { started, compared }) };
+}
+
+if (require.main === module) {
+	const args = process.argv.slice(2);
+	const valueOf = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+	benchShare({
+		compare: valueOf('--compare'),
+		counts: valueOf('--counts')?.split(',').map(Number),
+		idleS: valueOf('--idle') ? Number(valueOf('--idle')) : undefined,
+		flowS: valueOf('--flow') ? Number(valueOf('--flow')) : undefined,
+		rate: valueOf('--rate') ? Number(valueOf('--rate')) : undefined,
+		log: (text) => process.stderr.write(text),
+	})
+		.then(({ section }) => console.log(section))
+		.catch((error) => {
+			console.error(error);
+			process.exit(1);
+		});
+}
+
+module.exports = { benchShare, shareSection, TITLE };

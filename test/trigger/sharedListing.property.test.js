@@ -1,0 +1,149 @@
+'use strict';
+/**
+ * The trigger's property with listings shared: 3 version 2 triggers on one account reading the same
+ * listing in one n8n process, over generated schedules (both list orders, 0 to 9 messages per tick,
+ * a trigger stopped and started again later, the process crashing with every trigger in it, faults at a
+ * request, executions that crash): every trigger delivers every message, and a message it delivers
+ * again is a marked redelivery whose earlier attempt did not settle in the process that emitted it.
+ */
+const fc = require('fast-check');
+const { TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
+const { startSandbox } = require('../harness/sandbox');
+const { createTriggerGroup } = require('../harness/triggerGroup');
+
+const TRIGGERS = 3;
+const FAULTS = [
+	{ status: 500 },
+	{ status: 429, retryAfter: 0 },
+	{ drop: 'before' },
+	{ status: 400 },
+];
+
+const scheduleArbitrary = fc.record({
+	order: fc.constantFrom('newest_first', 'oldest_first'),
+	steps: fc.array(
+		fc.record({
+			arrivals: fc.integer({ min: 0, max: 9 }),
+			event: fc.constantFrom('none', 'none', 'none', 'stop', 'start', 'crash', 'fault'),
+			who: fc.integer({ min: 0, max: TRIGGERS - 1 }),
+			fault: fc.constantFrom(...FAULTS),
+			faultAt: fc.integer({ min: 0, max: 3 }),
+			end: fc.constantFrom('success', 'success', 'success', 'crashed', 'pending'),
+		}),
+		{ minLength: 3, maxLength: 10 },
+	),
+});
+
+async function runSchedule({ order, steps }, totals) {
+	const { sandbox, credentials } = await startSandbox({
+		seed: 'none',
+		order,
+		clock: () => Date.now(),
+		recordRequests: false,
+		credentials: { ownContactId: 'ct_me' },
+	});
+	const group = createTriggerGroup({ sandbox, credentials });
+	try {
+		sandbox.store.addContact({ id: 'ct_ann' });
+		sandbox.store.createConversation({ contact_id: 'ct_ann' });
+		sandbox.store.createConversation({ contact_id: 'ct_ann' });
+		await group.start(TRIGGERS, () => ({
+			interval: 5,
+			unit: 'seconds',
+			options: { pageSize: 4, lookBackSeconds: 60 },
+		}));
+		const created = [];
+		// Executions know the process they started in: a repeat is excused by a crash, not by a graceful stop.
+		let epoch = 0;
+		const tag = () => {
+			for (const host of group.hosts) for (const e of host.executions) e.epoch ??= epoch;
+		};
+		// What is still running belongs to this process (crashAll marks what died with the last one).
+		const endRunning = (end) => {
+			for (const host of group.hosts)
+				for (const e of host.executions) if (e.status === 'running') e.end(end);
+		};
+		for (const step of steps) {
+			for (let i = 0; i < step.arrivals; i++)
+				created.push(
+					sandbox.store.sendMessage('ct_ann', {
+						conversation_id: `conv_0000000${1 + (i % 2)}`,
+						message: `m ${created.length}`,
+					}).id,
+				);
+			const host = group.hosts[step.who];
+			if (step.event === 'stop' && host.process) await host.stop();
+			else if (step.event === 'start' && !host.process) await group.activate(host);
+			else if (step.event === 'crash') {
+				totals.crashes += 1;
+				epoch += 1;
+				await group.crashAll();
+			} else if (step.event === 'fault')
+				sandbox.failNext(...Array(step.faultAt).fill({}), step.fault);
+			await group.runFor(5_000);
+			tag();
+			sandbox.clearFaults();
+			if (step.end !== 'pending') endRunning(step.end);
+		}
+		// Then all goes well: every trigger active, every execution ends, until all has settled.
+		for (const host of group.hosts) if (!host.process) await group.activate(host);
+		for (let round = 0; round < 8; round++) {
+			endRunning('success');
+			await group.runFor(5_000);
+			tag();
+		}
+		endRunning('success');
+		await group.stopAll();
+		for (const host of group.hosts) judge(host, created, totals);
+		totals.created += created.length;
+	} finally {
+		await group.stopAll();
+		await sandbox.stop();
+	}
+}
+
+/** Each message delivered, in a settled execution; a repeat only as a marked redelivery of an unsettled attempt. */
+function judge(host, created, totals) {
+	const deliveries = new Map();
+	for (const execution of host.executions)
+		for (const json of execution.json) {
+			if (!deliveries.has(json.id)) deliveries.set(json.id, []);
+			deliveries.get(json.id).push({ json, execution });
+		}
+	for (const id of created) {
+		const list = deliveries.get(id) ?? [];
+		if (!list.some(({ execution }) => execution.status === 'success')) totals.lost += 1;
+		for (let i = 1; i < list.length; i++) {
+			const previous = list[i - 1].execution;
+			const marked = list[i].json.redelivery === true;
+			const unsettled = previous.status !== 'success';
+			const lostWithProcess = previous.epoch < list[i].execution.epoch;
+			if (marked && (unsettled || lostWithProcess)) totals.redeliveries += 1;
+			else totals.unmarkedDuplicates += 1;
+		}
+	}
+}
+
+test('3 triggers sharing one listing, generated schedules with stops, crashes and faults: each delivers every message, every repeat a marked redelivery', async () => {
+	jest.useFakeTimers(TRIGGER_FAKE_TIMERS);
+	const totals = { created: 0, lost: 0, unmarkedDuplicates: 0, redeliveries: 0, crashes: 0 };
+	try {
+		await fc.assert(
+			fc.asyncProperty(scheduleArbitrary, async (schedule) => {
+				const before = { ...totals };
+				await runSchedule(schedule, totals);
+				expect(totals.lost).toBe(before.lost);
+				expect(totals.unmarkedDuplicates).toBe(before.unmarkedDuplicates);
+			}),
+			{
+				numRuns: Number(process.env.SHARED_PROPERTY_RUNS ?? 12),
+				seed: 20261127,
+				endOnFailure: true,
+			},
+		);
+	} finally {
+		jest.useRealTimers();
+	}
+	console.log(`shared listings: ${JSON.stringify(totals)}`);
+	expect(totals.created).toBeGreaterThan(0);
+}, 120_000);
