@@ -35,9 +35,8 @@ export function checkContext(context: ITriggerFunctions, stop?: AbortSignal): Re
 export function accountOptions(
 	context: ITriggerFunctions,
 	credentials: MessagingCredentials,
-	member: object,
 	settings: ActivationSettings,
-	stop?: AbortSignal,
+	{ member, stop }: { member: object; stop?: AbortSignal },
 ): { requests: RequestOptions; sharePages: PageShare } {
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const key = accountKey(baseUrl, String(credentials.accessToken ?? ''));

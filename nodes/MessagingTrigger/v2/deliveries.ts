@@ -16,7 +16,6 @@ import {
 	messagesWithFiles,
 	withFiles,
 	type BuiltItem,
-	type EmitSettings,
 } from '../deliveryItems';
 import { checkEvents } from '../events/check';
 import { withBounds } from '../events/recoveryPlan';
@@ -44,7 +43,7 @@ import {
 	sleepUnlessAborted,
 	type ExecutionEnd,
 } from './n8nBridge';
-import { redeliveries, redeliveryMarks, relistSettings, type CheckRun } from './redelivery';
+import { redeliveries, redeliveryMarks, redeliverySettings, type CheckRun } from './redelivery';
 import { reportUndelivered } from './reports';
 import { TriggerStore } from './store';
 
@@ -128,18 +127,12 @@ export class TriggerDeliveries {
 		const { options } = this.settings;
 		const { events } = options;
 		const credentials = await getMessagingCredentials.call(context);
-		const member = this.activation.member ?? this;
-		const { requests, sharePages } = accountOptions(
-			this.context,
-			credentials,
-			member,
-			this.settings,
-			this.activation.signal,
-		);
+		const { requests, sharePages } = accountOptions(this.context, credentials, this.settings, {
+			member: this.activation.member ?? this,
+			stop: this.activation.signal,
+		});
 		const unitSetting = credentials.timestampUnit ?? 'auto';
-		const own = credentials.ownContactId?.trim() || this.store.state()?.ownContactId;
-		const again: EmitSettings = { events, output: { ...options, unitSetting, own } };
-		const relist = relistSettings(options, this.store.state());
+		const { again, relist } = redeliverySettings(options, credentials, this.store.state());
 
 		// 1. Emit again what was lost.
 		await this.redeliverLost({ context, requests, downloads, again, relist });

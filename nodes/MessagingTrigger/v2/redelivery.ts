@@ -5,7 +5,7 @@
  */
 import type { IDataObject, ITriggerFunctions, Logger } from 'n8n-workflow';
 
-import type { RequestContext, RequestOptions } from '../../shared/transport';
+import type { MessagingCredentials, RequestContext, RequestOptions } from '../../shared/transport';
 import {
 	downloadTriggerAttachments,
 	type DownloadBudget,
@@ -35,17 +35,26 @@ export interface Redelivery {
 	built: BuiltItem[];
 }
 
-/** How lost deliveries' messages are listed again: as the trigger lists, in the order its state knows. */
-export function relistSettings(
+/**
+ * How a check's lost deliveries are shaped (the credential's unit and own contact, as now) and listed
+ * again (as the trigger lists, in the order its state knows).
+ */
+export function redeliverySettings(
 	options: TriggerOptions,
+	credentials: MessagingCredentials,
 	state: TriggerState | null,
-): ListAgainSettings {
+): Pick<CheckRun, 'again' | 'relist'> {
+	const unitSetting = credentials.timestampUnit ?? 'auto';
+	const own = credentials.ownContactId?.trim() || state?.ownContactId;
 	const { pageSize, conversationId } = options;
 	return {
-		order: state?.order,
-		pageSize,
-		query: listQuery(options),
-		filtered: conversationId !== '',
+		again: { events: options.events, output: { ...options, unitSetting, own } },
+		relist: {
+			order: state?.order,
+			pageSize,
+			query: listQuery(options),
+			filtered: conversationId !== '',
+		},
 	};
 }
 
