@@ -146,7 +146,8 @@ function createSandbox(options = {}) {
 			query: url.search,
 			headers: { ...req.headers },
 			body: rawBody,
-			status: 0,
+			/** The answer's status, or what became of the request instead (dropped, stalled). */
+			status: /** @type {number | string} */ (0),
 		};
 		// A multipart body's bytes as received (its files are not UTF-8 text).
 		if (/^multipart\//.test(req.headers['content-type'] ?? '')) record.bytes = rawBytes;
@@ -574,9 +575,9 @@ function createSandbox(options = {}) {
 		async start() {
 			await new Promise((resolve, reject) => {
 				server.once('error', reject);
-				server.listen(config.port, config.host, resolve);
+				server.listen(config.port, config.host, () => resolve(undefined));
 			});
-			const { port } = server.address();
+			const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 			sandbox.port = port;
 			sandbox.url = `http://${config.host}:${port}`;
 			await other.start();
@@ -633,9 +634,9 @@ function createOtherOrigin(config, files) {
 		async start() {
 			await new Promise((resolve, reject) => {
 				server.once('error', reject);
-				server.listen(config.otherPort, config.host, resolve);
+				server.listen(config.otherPort, config.host, () => resolve(undefined));
 			});
-			other.port = server.address().port;
+			other.port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
 			other.url = `http://${config.host}:${other.port}`;
 		},
 		async stop() {

@@ -136,6 +136,7 @@ const CREDENTIAL_REF = { messagingApi: { id: 'cred-1', name: 'Messaging account'
  * output items, every output (with `onError: 'continueErrorOutput'` the second is the error output),
  * the error that stopped the run (if any), and the execution hints it added. `continueOnFail` is
  * `onError: 'continueRegularOutput'`.
+ * @returns {Promise<import('./types').MessagingRun>}
  */
 async function runMessagingNode({
 	parameters,
@@ -197,6 +198,7 @@ module.exports = { runMessagingNode, nodeTypes };
  * Starts Feed -> Messaging like runMessagingNode, but hands back the running execution so a test can
  * cancel it (n8n's cancel: the execution's AbortSignal fires). `done` resolves with { items, error,
  * waitTill }: waitTill is set when the node parked the execution (putExecutionToWait).
+ * @returns {{ cancel: () => void, done: Promise<import('./types').ParkedRun> }}
  */
 function startMessagingRun({ parameters, input = [{}], credentials, nodeId = '2' }) {
 	const nodes = [
@@ -248,6 +250,7 @@ function startMessagingRun({ parameters, input = [{}], credentials, nodeId = '2'
  * Calls the Messaging node's webhook() through n8n-core's WebhookContext, as n8n does when a resume link
  * is opened: `url` is the request's path and query, `input` the waiting node's input items.
  * Resolves with the HTTP answer the node wrote and the webhook's result.
+ * @param {{ parameters: object, credentials: object, method?: string, url: string, headers?: Record<string, string>, body?: unknown, input?: object[], nodeId?: string }} options
  */
 async function callMessagingWebhook({
 	parameters,
@@ -345,6 +348,8 @@ module.exports.callMessagingWebhook = callMessagingWebhook;
 /**
  * Calls a "From List" search method of the Messaging node as the editor does, through n8n-core's
  * LoadOptionsContext: `parameters` are the node's current parameters (the picker reads them).
+ * @param {string} method
+ * @param {{ parameters?: object, credentials: object, filter?: string, paginationToken?: string }} options
  */
 async function searchList(method, { parameters = {}, credentials, filter, paginationToken }) {
 	const { LoadOptionsContext } = require('n8n-core');
@@ -766,7 +771,10 @@ module.exports.versionedNodeTypes = versionedNodeTypes;
 module.exports.createPollingTrigger = createPollingTrigger;
 module.exports.fetchTestEvent = fetchTestEvent;
 module.exports.createTriggerHost = createTriggerHost;
-/** Fake timers for driving a trigger: loopback I/O and the event loop's own turns stay real. */
+/**
+ * Fake timers for driving a trigger: loopback I/O and the event loop's own turns stay real.
+ * @type {import('@jest/types').Config.FakeTimersConfig}
+ */
 module.exports.TRIGGER_FAKE_TIMERS = {
 	doNotFake: [
 		'nextTick',

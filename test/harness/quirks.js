@@ -20,6 +20,11 @@ async function startWithHistory(options = {}) {
 /** A raw authenticated call, by default to the sandbox `current()` gives; the answer's status, headers, text and JSON. */
 const callOn =
 	(current) =>
+	/**
+	 * @param {string} method
+	 * @param {string} path
+	 * @param {{ body?: string, headers?: Record<string, string>, base?: string, signal?: AbortSignal }} [options]
+	 */
 	async (method, path, { body, headers = {}, base = current().url, signal } = {}) => {
 		const all = { authorization: `Bearer ${TOKEN}`, ...headers };
 		if (body !== undefined) all['content-type'] = 'application/x-www-form-urlencoded';

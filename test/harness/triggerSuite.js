@@ -20,6 +20,7 @@ async function startTriggerSandbox(clock, options = {}) {
 
 /** Helpers on the running test's sandbox (`current()`): a message written as a contact, the list requests made. */
 function triggerHelpers(current) {
+	/** @param {string} text @param {{ from?: string, conversation?: string, createdAt?: number }} [options] */
 	const send = (text, { from = 'ct_ann', conversation = 'conv_00000001', createdAt } = {}) =>
 		current().store.sendMessage(
 			from,
