@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (`npm test`): build, n8n's community-node lint, formatting, n8n's verification
 # scanner on the packed tarball, the links of the README, docs/ and codex files, the GitHub Actions workflows,
-# then the jest suites; finally a check that no secret used by the tests
+# the layout's rules, the tests' type check, then the jest suites; finally a check that no secret used by the tests
 # appears anywhere in their output.
 # `--long` runs only the long property and scale suites (test/**/*.long.test.js), which CI also runs.
 set -euo pipefail
@@ -21,6 +21,7 @@ if [ "$long" = false ]; then
 	node scripts/check/links.mjs
 	node scripts/check/workflows.mjs
 	node scripts/check/layout.mjs
+	node scripts/check/types.mjs
 fi
 results=$(mktemp)
 output=$(mktemp)

@@ -50,15 +50,18 @@ describe('Send and Wait for Reply', () => {
 		const pending = new Set();
 		let fired = 0;
 		const { setTimeout: realSet, clearTimeout: realClear } = global;
-		global.setTimeout = (fn, ms, ...args) => {
-			const handle = realSet(
-				(...a) => (pending.delete(handle) && (fired += 1), fn(...a)),
-				ms,
-				...args,
-			);
-			if (ms === 30_000) pending.add(handle);
-			return handle;
-		};
+		// A stand-in with setTimeout's calling convention, not its typed overloads.
+		global.setTimeout = /** @type {any} */ (
+			(fn, ms, ...args) => {
+				const handle = realSet(
+					(...a) => (pending.delete(handle) && (fired += 1), fn(...a)),
+					ms,
+					...args,
+				);
+				if (ms === 30_000) pending.add(handle);
+				return handle;
+			}
+		);
 		global.clearTimeout = (handle) => (pending.delete(handle), realClear(handle));
 		try {
 			const run = startMessagingRun({

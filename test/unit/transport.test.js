@@ -157,13 +157,14 @@ describe('redaction', () => {
 		const { description } = requestError(
 			{ kind: 'status', status: 401 },
 			{ errors: [{ detail: `${'x'.repeat(180)} credential ${token} revoked` }] },
-			{
-				node: { name: 'Messaging' },
+			// Only what the description's text reads of the context.
+			/** @type {Parameters<typeof requestError>[2]} */ ({
+				node: /** @type {import('n8n-workflow').INode} */ ({ name: 'Messaging' }),
 				where: 'GET /v1/messages',
 				method: 'GET',
 				attempts: 1,
 				secrets,
-			},
+			}),
 		);
 		expect(description).not.toContain('tok_4f9a');
 	});
@@ -180,6 +181,7 @@ describe('cancellation', () => {
 		let turns = 0; // each hold ends in a new turn
 		const pacer = new Pacer({ sleep: (ms, signal) => ((turns += 1), sleep(ms, signal)) });
 		const cancel = new AbortController();
+		/** @type {(value?: unknown) => void} */
 		let releaseSlow;
 		const slow = new Promise((resolve) => (releaseSlow = resolve));
 		let calls = 0;

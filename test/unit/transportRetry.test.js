@@ -290,25 +290,30 @@ describe('retry edges: one rule each (docs/pacing.md#bounds)', () => {
 	test('a Retry-After the same request already waited out and was refused again is a floor no more: from the second 429 on, at least the backoff', () => {
 		const policy = DEFAULT_RETRY;
 		const half = () => 0.5; // no jitter
+		/** @typedef {{ retry: true, delayMs: number, rateLimited: boolean }} Retry each of these is */
 		const after = (rateLimited) =>
-			decideRetry(
-				'POST',
-				{ kind: 'status', status: 429, retryAfterMs: 0 },
-				{ failures: 0, rateLimited, waitedMs: 0 },
-				policy,
-				half,
+			/** @type {Retry} */ (
+				decideRetry(
+					'POST',
+					{ kind: 'status', status: 429, retryAfterMs: 0 },
+					{ failures: 0, rateLimited, waitedMs: 0 },
+					policy,
+					half,
+				)
 			);
 		expect(after(0)).toEqual({ retry: true, delayMs: 0, rateLimited: true }); // the hint, once
 		expect(after(1).delayMs).toBe(1000);
 		expect(after(4).delayMs).toBe(8000);
 		// A longer hint is kept as it is.
 		expect(
-			decideRetry(
-				'GET',
-				{ kind: 'status', status: 429, retryAfterMs: 5000 },
-				{ failures: 0, rateLimited: 1, waitedMs: 0 },
-				policy,
-				half,
+			/** @type {Retry} */ (
+				decideRetry(
+					'GET',
+					{ kind: 'status', status: 429, retryAfterMs: 5000 },
+					{ failures: 0, rateLimited: 1, waitedMs: 0 },
+					policy,
+					half,
+				)
 			).delayMs,
 		).toBe(5000);
 	});

@@ -23,6 +23,10 @@ const { plan: planDecisions } = require('../../dist/nodes/MessagingTrigger/plan'
 /**
  * The plan as these tests read it: each decision with its key as text and its item as emitted
  * (deliveryItems.ts). The listings carry the service's clock (in seconds) at `nowMs`.
+ * @param {import('../../dist/nodes/MessagingTrigger/triggerState').TriggerState | null} state
+ * @param {any} listing
+ * @param {number} room
+ * @param {{ nowMs: number, unitSetting?: any, output?: any } & Omit<import('../../dist/nodes/MessagingTrigger/plan').PlanSettings, 'room'>} options
  */
 function plan(state, listing, room, { nowMs, unitSetting, output, ...settings }) {
 	const withClock = (l) => l && { ...l, clock: clockAt(unitSetting, nowMs) };
@@ -86,6 +90,7 @@ describe('readEventSettings: a clear error naming the option', () => {
 });
 
 describe('watchChanges: edits and reactions in the watch window', () => {
+	/** @type {Set<import('../../dist/nodes/MessagingTrigger/events/watch').ChangeKind>} */
 	const kinds = new Set(['messageEdited', 'reactionAdded', 'reactionRemoved']);
 	const isNewMessage = (m) => m.created_at > 11;
 
@@ -123,6 +128,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 	test("the account's own edits and reactions are left out", () => {
 		const first = watchChanges(undefined, [msg('a', 10, { contact: { id: 'me' } }), msg('b', 11)], {
 			kinds,
+			isNewMessage,
 		});
 		const next = watchChanges(
 			first.next,
@@ -160,6 +166,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			[msg('a', 10, { message: 'short', reactions: [{ x: ['ann'] }] })],
 			{
 				kinds: new Set(['reactionAdded']),
+				isNewMessage,
 			},
 		);
 		expect(next.changes.map((c) => c.event)).toEqual(['reactionAdded']);
@@ -175,8 +182,11 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			});
 			const [change] = watchChanges(first.next, [msg('a', 10, { message: 'edited' })], {
 				kinds: new Set(['messageEdited']),
+				isNewMessage,
 			}).changes;
-			return change.before;
+			return /** @type {Extract<import('../../dist/nodes/MessagingTrigger/events/watch').Change, { event: 'messageEdited' }>} */ (
+				change
+			).before;
 		};
 		const emoji = `${'y'.repeat(WATCHED_TEXT_CHARS - 1)}${'😀'.repeat(10)}`;
 		expect(edit(emoji)).toEqual({ message: 'y'.repeat(WATCHED_TEXT_CHARS - 1), truncated: true });
@@ -278,6 +288,7 @@ describe('plan', () => {
 		skipOwnMessages: true,
 		output: { isoTimestamps: false, unitSetting: 'seconds' },
 	};
+	/** @type {import('../../dist/nodes/MessagingTrigger/triggerState').TriggerState} */
 	const state = {
 		version: 1,
 		settledThrough: 100,
@@ -309,6 +320,7 @@ describe('plan', () => {
 	});
 
 	test('Group Bursts: the burst is held in the state, then delivered as one item under its key', () => {
+		/** @type {import('../../dist/nodes/MessagingTrigger/events/settings').EventSettings} */
 		const events = {
 			events: ['newMessage'],
 			watchWindow: 20,
@@ -344,6 +356,7 @@ describe('plan', () => {
 	});
 
 	test('New Conversation: its own watermark; the first check notes where it stands, the next delivers once', () => {
+		/** @type {import('../../dist/nodes/MessagingTrigger/events/settings').EventSettings} */
 		const events = { events: ['newConversation'], watchWindow: 20 };
 		const conversation = (id, created_at) => ({ id, created_at, contact_id: 'ann' });
 		const first = plan(
@@ -374,6 +387,7 @@ describe('plan', () => {
 	});
 
 	test('room: changes that do not fit wait, the window is not moved', () => {
+		/** @type {import('../../dist/nodes/MessagingTrigger/events/settings').EventSettings} */
 		const events = { events: ['reactionAdded'], watchWindow: 20 };
 		const watched = plan(state, { messages: listing(state, []), window: [msg('a', 150)] }, 10, {
 			...base,
