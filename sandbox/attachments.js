@@ -3,7 +3,7 @@
  * The sandbox's attachment files: attachments sent with bytes (base64 in a form field, or a multipart
  * file part) are stored and given a URL; the file is served at that URL, on the service's own origin
  * (bearer token required) or on the second origin (no token; where the token must never arrive).
- * Quirks (server.js validateQuirks) make it act out services that differ:
+ * Quirks (quirks.js validateQuirks) make it act out services that differ:
  *   attachmentFields: names of the fields it reads and writes, e.g. { name: 'filename', data: 'content' }
  *   attachmentUpload: 'any' | 'multipart' (base64 data refused) | 'url' (only URLs, bytes refused)
  *   attachmentsOrigin: 'same' | 'other' (files served from the second origin)

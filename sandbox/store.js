@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The sandbox service's data: contacts, groups, conversations and messages, with the
- * spec's defaults. Pure in-memory state; server.js maps HTTP onto it.
+ * spec's defaults. Pure in-memory state; server.js and lists.js map HTTP onto it.
  */
 
 class ServiceError extends Error {

@@ -11,7 +11,8 @@
  * --shapes fixed-window,concurrency (some limiter shapes of that matrix), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
  * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR). --only files: the attachments'
  * memory (scripts/bench/files.js), with --compare REF an older build measured right before each workload, with
- * --splice its section written into BENCHMARKS.md.
+ * --splice its section written into BENCHMARKS.md. --only soak: the ceiling of one trigger and an hour of soak in
+ * a real n8n (scripts/bench/soak.js, its options there; not part of CI).
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
@@ -39,6 +40,7 @@ const { measureShapes } = require('./bench/shapes');
 const { report, spliceShapes } = require('./bench/report');
 const { benchFiles } = require('./bench/files');
 const { spliceFiles } = require('./bench/filesReport');
+const { benchSoak } = require('./bench/soak');
 
 const WORK = path.join(n8n.ROOT, '.bench');
 const USER = path.join(WORK, 'user');
@@ -52,6 +54,11 @@ async function main() {
 		? benchFiles({ compare: options.compare, started, log: (t) => process.stderr.write(t) })
 		: null;
 	if (options.only?.every((workload) => workload === 'files')) return writeFiles(files, options);
+	if (options.only?.includes('soak')) {
+		const kept = await benchSoak(process.argv.slice(2), { started, log: (t) => console.log(t) });
+		if (kept === false) process.exitCode = 1;
+		return;
+	}
 	n8n.ensureN8n();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });

@@ -2,6 +2,7 @@
 /** The files bench's section of BENCHMARKS.md (scripts/bench/files.js), and its splice into the file. */
 const os = require('node:os');
 const path = require('node:path');
+const { spliceSection } = require('./soakReport');
 
 const MB = 1024 * 1024;
 const TITLE = '## Files: memory of sending and downloading attachments';
@@ -65,19 +66,7 @@ function filesSection(results, { started, compared }) {
 
 /** BENCHMARKS.md with the files section replaced (or added before the trigger's section, else at the end). */
 function spliceFiles(existing, section) {
-	const lines = existing.split('\n');
-	const start = lines.indexOf(TITLE);
-	const body = section.split('\n');
-	if (start !== -1) {
-		let end = start + 1;
-		while (end < lines.length && !lines[end].startsWith('## ')) end += 1;
-		lines.splice(start, end - start, ...body);
-	} else {
-		let at = lines.findIndex((l) => l.startsWith('## Trigger poll'));
-		if (at === -1) at = lines.length;
-		lines.splice(at, 0, ...body);
-	}
-	return lines.join('\n');
+	return spliceSection(existing, TITLE, section, '## Trigger poll');
 }
 
 module.exports = { filesSection, spliceFiles };

@@ -1,87 +1,21 @@
 'use strict';
 /**
  * The real n8n that the demo, the end-to-end suite and the benchmark use (installed by ./n8n-runtime.js),
- * with this package installed into a user folder the way n8n's community-package installer does it
- * (package mode, no peer dependencies); its CLI, `n8n start`, and its REST API as the editor uses it.
+ * with this package installed into a user folder as n8n's community-package installer does it (./n8n-install.js);
+ * its CLI, `n8n start`, and its REST API as the editor uses it.
  */
 const { execFileSync, spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const { ROOT, RUNTIME_DIR, N8N_BIN, ensureN8n, log, tail } = require('./n8n-runtime');
-
-const PACKAGE_NAME = 'n8n-nodes-messaging';
-
-/** `npm pack` of the built package; returns the tarball path. */
-function packPackage(outDir) {
-	fs.mkdirSync(outDir, { recursive: true });
-	const output = execFileSync(
-		'npm',
-		['pack', '--json', '--pack-destination', outDir, '--loglevel=error'],
-		{
-			cwd: ROOT,
-			encoding: 'utf8',
-		},
-	);
-	const [{ filename, files }] = JSON.parse(output);
-	return { tarball: path.join(outDir, filename), files: files.map((f) => f.path) };
-}
-
-/**
- * Puts the packed package where n8n loads community packages from, as n8n's installer leaves it:
- * the package alone, without its peer dependency n8n-workflow (n8n provides that).
- */
-function installPackage(userFolder, tarball) {
-	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	fs.rmSync(target, { recursive: true, force: true });
-	fs.mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-	addInstalledDependency(userFolder, PACKAGE_NAME, `file:${tarball}`);
-	return target;
-}
-
-/** A node package from a folder (the benchmark's floor node), installed beside the package. */
-function installFolderPackage(userFolder, folder) {
-	const { name } = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
-	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', name);
-	fs.rmSync(target, { recursive: true, force: true });
-	fs.cpSync(folder, target, { recursive: true });
-	addInstalledDependency(userFolder, name, `file:${folder}`);
-	return target;
-}
-
-function addInstalledDependency(userFolder, name, spec) {
-	const file = path.join(userFolder, '.n8n', 'nodes', 'package.json');
-	const manifest = fs.existsSync(file)
-		? JSON.parse(fs.readFileSync(file, 'utf8'))
-		: { name: 'installed-nodes', private: true, dependencies: {} };
-	manifest.dependencies = { ...manifest.dependencies, [name]: spec };
-	fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
-}
-
-/**
- * A free loopback port for a server of ours, below Linux's ephemeral range (32768-60999): a port the
- * OS handed out for listen(0) can be taken by an outgoing connection (to Postgres, Redis…) before the
- * server that was meant to get it starts. Never the same port twice in one process.
- */
-const handedOut = new Set();
-async function freePort() {
-	for (let tries = 0; tries < 200; tries++) {
-		const port = 20_000 + Math.floor(Math.random() * 12_000);
-		if (handedOut.has(port)) continue;
-		const free = await new Promise((resolve) => {
-			const server = net.createServer();
-			server.once('error', () => resolve(false));
-			server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-		});
-		if (free) {
-			handedOut.add(port);
-			return port;
-		}
-	}
-	throw new Error('no free loopback port between 20000 and 32000');
-}
+const {
+	PACKAGE_NAME,
+	packPackage,
+	installPackage,
+	installFolderPackage,
+} = require('./n8n-install');
+const { freePort } = require('./ports');
 
 /** Imports credentials (plain `data`; n8n encrypts it on import) through a JSON file in `workDir`. */
 async function importCredentials(userFolder, workDir, credentials) {

@@ -11,7 +11,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const { freePort } = require('./n8n');
+const { freePort } = require('./ports');
 
 const APT_LOCK_WAIT_SECONDS = 900;
 const isRoot = () => process.getuid?.() === 0;

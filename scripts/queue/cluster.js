@@ -191,4 +191,50 @@ class N8nProcess {
 	}
 }
 
-module.exports = { N8nProcess, queueEnv, baseEnv, N8N_BIN };
+/** The executions a worker started and finished, from its log lines. */
+function workerExecutions(worker) {
+	const started = new Map();
+	return {
+		started,
+		finished: new Set(),
+		listen() {
+			worker.onLine((line) => {
+				const begin = /Worker started execution (\d+)/.exec(line);
+				if (begin) started.set(begin[1], Date.now());
+				const end = /Worker finished execution (\d+)/.exec(line);
+				if (end) this.finished.add(end[1]);
+			});
+			return this;
+		},
+	};
+}
+
+/** What a worker said about the package: load errors, unknown node types. */
+function packageProblems(processes) {
+	const problems = [];
+	for (const p of processes) {
+		const text = fs.existsSync(p.logFile) ? fs.readFileSync(p.logFile, 'utf8') : '';
+		const all = text.split('\n');
+		const lines = [];
+		all.forEach((line, i) => {
+			if (
+				/Unrecognized node type|n8n-nodes-messaging/i.test(line) &&
+				/error|fail|unrecognized|cannot|could not/i.test(line)
+			) {
+				// n8n prints the loader's own message on the line after "Failed to load package".
+				lines.push(
+					/Failed to load package/.test(line) && all[i + 1]
+						? `${line.trim()}: ${all[i + 1].trim()}`
+						: line.trim(),
+				);
+			}
+		});
+		if (lines.length > 0)
+			problems.push(
+				`${p.name} (${p.userFolder}): ${[...new Set(lines)].slice(0, 4).join('\n    ')}`,
+			);
+	}
+	return problems;
+}
+
+module.exports = { N8nProcess, queueEnv, baseEnv, N8N_BIN, workerExecutions, packageProblems };

@@ -23,21 +23,11 @@
 const { createLimiter, retryAfterHeaders, rateLimitHeaders } = require('../../sandbox/limiters');
 const { minimumMs, SHAPE_SETTINGS, shapeVerdict } = require('../../scripts/bench/shapes');
 const { decideRetry, DEFAULT_RETRY } = require('../../dist/nodes/shared/transport/retry');
-const { parseRetryAfter } = require('../../dist/nodes/shared/transport/headers/retryAfter');
+const { parseRetryAfter } = require('../../dist/nodes/shared/headers/retryAfter');
 const { MAX_LENT_WAIT_MS } = require('../../dist/nodes/shared/transport');
 const { RunStopped } = require('../../dist/nodes/shared/transport/pacing/pacer');
-
 /** Deterministic randomness, so every run simulates the same thing. */
-function seeded(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+const { mulberry32: seeded } = require('../../sandbox/faults');
 
 /** Every promise continuation queued so far has run. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));

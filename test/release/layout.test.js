@@ -26,6 +26,14 @@ const SOUND = {
 	'nodes/shared/timestamps.ts': 'export const y = 1;\n',
 };
 
+test('the transport may import the pure helpers, a folder of them included', () => {
+	const headers = {
+		'nodes/shared/transport/t.ts': "import { h } from '../headers/h';\nexport type T = typeof h;\n",
+		'nodes/shared/headers/h.ts': "import { y } from '../timestamps';\nexport const h = y;\n",
+	};
+	expect(run({ ...SOUND, ...headers }).status).toBe(0);
+});
+
 test('a sound tree passes', () => {
 	const { status, output } = run(SOUND);
 	expect(output).toContain('no new violation (0 known');
@@ -50,6 +58,13 @@ test.each([
 		'the transport importing a feature',
 		{ 'nodes/shared/transport/u.ts': "import { x } from '../x';\nexport const u = x;\n" },
 		'transport imports a feature',
+	],
+	[
+		'a pure helper importing the transport',
+		{
+			'nodes/shared/headers/h.ts': "import type { T } from '../transport/t';\nexport type H = T;\n",
+		},
+		'a pure helper imports more than pure helpers: nodes/shared/headers/h.ts',
 	],
 	[
 		'a long file in nodes/',

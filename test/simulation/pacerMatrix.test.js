@@ -5,7 +5,7 @@
  */
 const { Pacer } = require('../../dist/nodes/shared/transport/pacing/pacer');
 const { MAX_START_GAP_MS } = require('../../dist/nodes/shared/transport/pacing/rateEstimate');
-const { MAX_WAIT_PER_RETRY_MS } = require('../../dist/nodes/shared/transport/headers/retryAfter');
+const { MAX_WAIT_PER_RETRY_MS } = require('../../dist/nodes/shared/headers/retryAfter');
 const { simulate, benchmarkCells, verdict } = require('../harness/pacerSimulation');
 
 const PINNED = {

@@ -6,10 +6,7 @@ const {
 	RunStopped,
 } = require('../../dist/nodes/shared/transport/pacing/pacer');
 const { MAX_START_GAP_MS } = require('../../dist/nodes/shared/transport/pacing/rateEstimate');
-const {
-	MAX_WAIT_PER_RETRY_MS,
-	serviceNow,
-} = require('../../dist/nodes/shared/transport/headers/retryAfter');
+const { MAX_WAIT_PER_RETRY_MS, serviceNow } = require('../../dist/nodes/shared/headers/retryAfter');
 const { NOW, manualPacer, warmedUp, refuse } = require('../harness/manualPacer');
 
 describe('Pacer', () => {

@@ -1,8 +1,6 @@
 'use strict';
 /** The limits a service announces: X-RateLimit-*, Twitter's, OpenAI's and the IETF drafts' fields. */
-const {
-	parseRateLimitHeaders,
-} = require('../../dist/nodes/shared/transport/headers/rateLimitHeaders');
+const { parseRateLimitHeaders } = require('../../dist/nodes/shared/headers/rateLimitHeaders');
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 

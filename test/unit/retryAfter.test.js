@@ -5,10 +5,8 @@ const {
 	retryHintMs,
 	MAX_WAIT_PER_RETRY_MS,
 	serviceNow,
-} = require('../../dist/nodes/shared/transport/headers/retryAfter');
-const {
-	parseRateLimitHeaders,
-} = require('../../dist/nodes/shared/transport/headers/rateLimitHeaders');
+} = require('../../dist/nodes/shared/headers/retryAfter');
+const { parseRateLimitHeaders } = require('../../dist/nodes/shared/headers/rateLimitHeaders');
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 

@@ -12,7 +12,7 @@ const {
 const {
 	refusalStatus,
 	spentQuotaResetAt,
-} = require('../../dist/nodes/shared/transport/headers/rateLimitHeaders');
+} = require('../../dist/nodes/shared/headers/rateLimitHeaders');
 
 const isRetryable = (method, kind, status) => retryable(method, { kind, status });
 

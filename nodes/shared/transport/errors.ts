@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { cutText } from '../lines';
 import { redact } from './redact';
-import { MAX_WAIT_PER_RETRY_MS } from './headers/retryAfter';
+import { MAX_WAIT_PER_RETRY_MS } from '../headers/retryAfter';
 import type { Failure, RetryPolicy } from './retry';
 
 /** An error message is a sentence, not a page. */

@@ -9,7 +9,7 @@ import { checkAnswer, statusFailure, type AttemptResult, type RawResponse } from
 import { secretsOf } from './redact';
 import { decideRetry, DEFAULT_RETRY, type Attempts, type RetryPolicy } from './retry';
 import { Pacer, RunStopped } from './pacing/pacer';
-import { serviceNow } from './headers/retryAfter';
+import { serviceNow } from '../headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 

@@ -2,9 +2,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiError, describeBody, type ErrorContext } from './errors';
-import { refusalStatus, spentQuotaResetAt } from './headers/rateLimitHeaders';
+import { refusalStatus, spentQuotaResetAt } from '../headers/rateLimitHeaders';
 import type { Failure } from './retry';
-import { retryHintMs } from './headers/retryAfter';
+import { retryHintMs } from '../headers/retryAfter';
 
 /** `list` a `{ data: [...] }` page, `record` an object with an id, `none` anything (not read). */
 export type ExpectedAnswer = 'list' | 'record' | 'none';

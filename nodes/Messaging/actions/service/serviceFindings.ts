@@ -1,5 +1,5 @@
 /** Pure: what the service's answers show (rate-limit headers, error bodies, the write probe) and what the node does about it. */
-import { parseRateLimitHeaders } from '../../../shared/transport/headers/rateLimitHeaders';
+import { parseRateLimitHeaders } from '../../../shared/headers/rateLimitHeaders';
 import type { Answer, Failure, Finding, MissingProbe, WriteProbe } from './observations';
 import { shown } from './recordFindings';
 

@@ -1,5 +1,5 @@
-import { parseRateLimitHeaders } from '../headers/rateLimitHeaders';
-import { MAX_WAIT_PER_RETRY_MS, type HeaderBag } from '../headers/retryAfter';
+import { parseRateLimitHeaders } from '../../headers/rateLimitHeaders';
+import { MAX_WAIT_PER_RETRY_MS, type HeaderBag } from '../../headers/retryAfter';
 
 /** A spent quota's reset further away than this is waited for; a nearer one is too coarse to use. */
 const RESET_RESOLUTION_MS = 2_000;

@@ -4,7 +4,7 @@ import { AnnouncedLimits } from './announcedLimits';
 import { InFlightGate } from './inFlight';
 import { DEFAULT_RETRY } from '../retry';
 import { MAX_START_GAP_MS, RateEstimate } from './rateEstimate';
-import { retryHintMs } from '../headers/retryAfter';
+import { retryHintMs } from '../../headers/retryAfter';
 import type { RawResponse } from '../outcome';
 
 /** The pace shared by the requests of one node run, taken as one handle (acquire → release). docs/pacing.md */
