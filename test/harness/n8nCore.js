@@ -16,6 +16,16 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 process.env.N8N_LOG_LEVEL ??= 'silent'; // n8n logs every node error; the tests assert on the errors themselves
 require('reflect-metadata');
 const { ExecutionLifecycleHooks } = require('n8n-core');
+// n8n-core's SSH client manager keeps a 60 s cleanup interval until n8n shuts down, and the interval holds
+// everything the test file loaded: each file's copy would stay in jest's worker (~18 MB a file). No test
+// opens an SSH tunnel; the manager is shut down as soon as it exists.
+{
+	const { Container } = require(
+		require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+	);
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
+	Container.get(SSHClientsManager).onShutdown();
+}
 
 // The files bench (--compare) runs an older build through the same harness.
 const dist = process.env.MESSAGING_DIST
