@@ -11,8 +11,9 @@
  * --shapes fixed-window,concurrency (some limiter shapes of that matrix), --variants A,A32,F8,F32,B,Bretry,C1,C8,C32,Call (some variants), --idle-only (no
  * rate-limited runs), --cpu-prof DIR (V8 CPU profiles of each n8n run into DIR). --only files: the attachments'
  * memory (scripts/bench/files.js), with --compare REF an older build measured right before each workload, with
- * --splice its section written into BENCHMARKS.md. --only soak: the ceiling of one trigger and an hour of soak in
- * a real n8n (scripts/bench/soak.js, its options there; not part of CI).
+ * --splice its section written into BENCHMARKS.md. --only recovery: 1,000 events lost in a crash delivered again
+ * (scripts/bench/recovery.js), with --compare and --splice alike. --only soak: the ceiling of one trigger and an
+ * hour of soak in a real n8n (scripts/bench/soak.js, its options there; not part of CI).
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
@@ -41,6 +42,7 @@ const { report, spliceShapes } = require('./bench/report');
 const { benchFiles } = require('./bench/files');
 const { spliceFiles } = require('./bench/filesReport');
 const { benchSoak } = require('./bench/soak');
+const { benchRecovery, writeRecovery } = require('./bench/recovery');
 
 const WORK = path.join(n8n.ROOT, '.bench');
 const USER = path.join(WORK, 'user');
@@ -53,12 +55,15 @@ async function main() {
 	const files = options.wanted('files')
 		? benchFiles({ compare: options.compare, started, log: (t) => process.stderr.write(t) })
 		: null;
-	if (options.only?.every((workload) => workload === 'files')) return writeFiles(files, options);
 	if (options.only?.includes('soak')) {
 		const kept = await benchSoak(process.argv.slice(2), { started, log: (t) => console.log(t) });
 		if (kept === false) process.exitCode = 1;
 		return;
 	}
+	const recovery = options.wanted('recovery') ? await benchRecovery(options) : null;
+	if (recovery && options.only) writeRecovery(recovery, options);
+	if (options.only?.every((workload) => workload === 'files' || workload === 'recovery'))
+		return files && writeFiles(files, options);
 	n8n.ensureN8n();
 	fs.rmSync(WORK, { recursive: true, force: true });
 	fs.mkdirSync(USER, { recursive: true });
@@ -154,7 +159,7 @@ async function main() {
 			versions,
 			sizes,
 			repeats,
-			files: files?.section,
+			files: [files?.section, recovery?.section].filter(Boolean).join('\n') || undefined,
 		});
 		fs.writeFileSync(
 			path.join(n8n.ROOT, options.partial ? '.bench/BENCHMARKS.partial.md' : 'BENCHMARKS.md'),

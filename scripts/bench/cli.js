@@ -25,14 +25,14 @@ function parseArgs(args) {
 		variants,
 		idleOnly,
 		splice,
-		/** The files workload's older build to measure before the current one (a git ref). */
+		/** The files and recovery workloads' older build to measure before the current one (a git ref). */
 		compare,
 		/** The limiter shapes of the shapes matrix in this run (all by default). */
 		wantedShape: (shape) => !shapes || shapes.includes(shape),
 		cpuProfileDir: args.includes('--cpu-prof') ? path.resolve(valueOf('--cpu-prof')) : null,
 		partial: quick || !!only || !!variants || idleOnly || !!shapes,
 		sizes: quick ? QUICK_SIZES : FULL_SIZES,
-		/** Whether a workload (get, mute, send, getMany, ratelimit-shapes, trigger, micro, files) is in this run. */
+		/** Whether a workload (get, mute, send, getMany, ratelimit-shapes, trigger, micro, files, recovery) is in this run. */
 		wanted: (workload) => !only || only.includes(workload),
 		/** Whether a variant (A, A32, F8, …, 'C 8' given as C8) is in this run. */
 		wantedVariant: (variant) => !variants || variants.includes(variant.replace(' ', '')),

@@ -33,7 +33,7 @@ function ceilingLines({ mode, rows, highest }, step, intervalS) {
 	return lines;
 }
 
-function soakLines(soaked, options) {
+function soakLines(soaked) {
 	const { samples, events } = soaked;
 	const firstRestart = events[0]?.minute ?? Infinity;
 	const after = samples.filter((x) => x.minute > firstRestart);
@@ -64,18 +64,21 @@ function soakLines(soaked, options) {
 			`| ${x.minute} | ${Number.isFinite(x.rss) ? `${x.rss} MB` : '-'} | ${Number.isFinite(x.stateBytes) ? `${n(x.stateBytes)} bytes` : '-'} | ${n(x.sent)} | ${n(x.delivered)} | ${x.load.toFixed(2)} | ${what} |`,
 		);
 	}
-	void options;
 	return lines;
 }
 
-function soakSection({ ceilings, soaked, started, ended, machine, options }) {
+function soakSection({ ceilings, soaked, machine }) {
+	const when = [
+		ceilings && `the ceilings ${utc(ceilings.started)} to ${utc(ceilings.ended)}`,
+		soaked && `the soak ${utc(soaked.started)} to ${utc(soaked.ended)}`,
+	].filter(Boolean);
 	const lines = [
 		SOAK_TITLE,
 		'',
-		`Measured ${utc(started)} to ${utc(ended)} by \`npm run bench -- --only soak\` on ${machine}. A real \`n8n start\` with the trigger (version 2, every 5 s) on one conversation of the sandbox; each execution logs the ids it received into a second sandbox without faults (one log message per execution, the ceiling's executions without any wait), so that what is lost or repeated is counted by the service. Latency: from a message's creation to the start of the execution that received it, as n8n recorded it. Load: the machine's 1-minute load average when the row was taken (other work shared the machine).`,
+		`Measured (${when.join(', ')}) by \`npm run bench -- --only soak\` on ${machine}. A real \`n8n start\` with the trigger (version 2, every 5 s) on one conversation of the sandbox; each execution logs the ids it received into a second sandbox without faults (one log message per execution, the ceiling's executions without any wait), so that what is lost or repeated is counted by the service. Latency: from a message's creation to the start of the execution that received it, as n8n recorded it. Load: the machine's 1-minute load average when the row was taken (other work shared the machine).`,
 	];
-	for (const c of ceilings) lines.push(...ceilingLines(c, options.step, 5));
-	if (soaked) lines.push(...soakLines(soaked, options));
+	for (const c of ceilings?.results ?? []) lines.push(...ceilingLines(c, ceilings.step, 5));
+	if (soaked) lines.push(...soakLines(soaked));
 	lines.push(
 		'',
 		'How the trigger keeps these guarantees: [docs/exactly-once.md](docs/exactly-once.md).',

@@ -108,6 +108,7 @@ function startMessagingRun({
 module.exports = {
 	runMessagingNode,
 	nodeTypes,
+	additionalData,
 	startMessagingRun,
 	...require('./n8nContexts'),
 	...require('./n8nTrigger'),

@@ -7,7 +7,9 @@
  * previous one, 0 duplicated. Version 2 adds the ends of executions (success, node error, crash, never
  * started, never reported) and processes that stop or die and start again: 0 lost, and every message
  * delivered more than once is marked as a redelivery whose earlier attempt did not settle in the process
- * that emitted it.
+ * that emitted it. Lost deliveries are found again after a restart by listing (recovery by listing): no
+ * message is read by itself; in schedules that hold the executions' ends until n8n dies, a crash loses every
+ * delivery made since.
  */
 const fc = require('fast-check');
 const { startSandbox } = require('../harness/sandbox');
@@ -59,6 +61,8 @@ const scheduleArbitrary = fc.record({
 	// Services that send created_at as numeric text, and services that cap a page below what is asked.
 	stringTimestamps: fc.boolean(),
 	pageCap: fc.constantFrom(undefined, undefined, 7),
+	// Version 2: executions end only when n8n stops or dies, so a crash loses every delivery since the last one.
+	holdEnds: fc.boolean(),
 	steps: fc.array(stepArbitrary, { minLength: 1, maxLength: 8 }),
 });
 
@@ -77,17 +81,31 @@ function newTotals() {
 		checks: 0,
 		restarts: 0,
 		crashes: 0,
+		readAfterRestart: 0,
+		readByKey: 0,
 	};
 }
 
-async function withSandbox({ order, unit, stringTimestamps, pageCap }, run) {
+/** GET /v1/messages/{id} requests, but those asking whether a listing's cursor still exists (listing.ts). */
+function readsByKey(requests) {
+	return requests.filter((r, i) => {
+		const id = /^\/v1\/messages\/([^/]+)$/.exec(r.path)?.[1];
+		const before = requests[i - 1];
+		return r.method === 'GET' && id && !before?.query.includes(`starting_after=${id}`);
+	}).length;
+}
+
+async function withSandbox(
+	{ order, unit, stringTimestamps, pageCap, recordRequests = false },
+	run,
+) {
 	let now = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
 	const { sandbox, credentials } = await startSandbox({
 		seed: 'none',
 		order,
 		unit,
 		clock: () => now,
-		recordRequests: false,
+		recordRequests,
 		quirks: stringTimestamps ? { timestampsAsStrings: true } : {},
 		...(pageCap ? { maxPageSize: pageCap } : {}),
 		credentials: { ownContactId: 'ct_me' },
@@ -176,7 +194,7 @@ async function runPolling(schedule, totals) {
 
 /** Version 2 in a simulated n8n with execution ends and restarts: 0 lost, every duplicate a marked redelivery. */
 async function runTrigger(schedule, totals) {
-	await withSandbox(schedule, async (world) => {
+	await withSandbox({ ...schedule, recordRequests: true }, async (world) => {
 		const { sandbox } = world;
 		for (let i = 0; i < schedule.existing; i++) world.create();
 		const host = createTriggerHost({
@@ -206,7 +224,7 @@ async function runTrigger(schedule, totals) {
 					createdIds.push(world.create().id);
 				for (const late of step.lateBySeconds)
 					createdIds.push(world.create(world.now() - late * 1000).id);
-				endExecutions(step.ends);
+				if (!schedule.holdEnds) endExecutions(step.ends);
 				if (step.process === 'restart') {
 					totals.restarts += 1;
 					await host.stop();
@@ -255,6 +273,7 @@ async function runTrigger(schedule, totals) {
 			if (host.process) await host.stop();
 		}
 
+		totals.readByKey += readsByKey(sandbox.requests);
 		// Judge: each message's deliveries in order.
 		const deliveries = new Map();
 		host.executions.forEach((execution, index) => {
@@ -305,6 +324,7 @@ async function runTrigger(schedule, totals) {
 					json.redelivery === true && json.attempt === (list[i - 1].json.attempt ?? 1) + 1;
 				const unsettled = previous.status !== 'success' && previous.status !== 'nodeError';
 				const settledButLostWithProcess = previous.processNumber < list[i].execution.processNumber;
+				if (settledButLostWithProcess) totals.readAfterRestart += 1;
 				if (!marked || !(unsettled || settledButLostWithProcess)) totals.unmarkedDuplicates += 1;
 				else totals.redeliveries += 1;
 			}
@@ -329,7 +349,10 @@ function describeTotals(version, totals) {
 		`trigger v${version} property: ${totals.schedules} schedules, ${totals.checks} checks (${totals.failedChecks} failed), ` +
 		`${totals.restarts} restarts, ${totals.crashes} crashes, ${totals.created} messages created, ${totals.delivered} delivered, ` +
 		`${totals.lost} lost, ${totals.duplicated} delivered again (${totals.redeliveries} marked redeliveries, ${totals.unmarkedDuplicates} not), ` +
-		`${totals.reported} reported after their last attempt (${totals.reportedEarly} before 5 executions had started)`
+		`${totals.reported} reported after their last attempt (${totals.reportedEarly} before 5 executions had started)` +
+		(version === 2
+			? `, ${totals.readAfterRestart} delivered again after a restart, ${totals.readByKey} messages read by themselves`
+			: '')
 	);
 }
 

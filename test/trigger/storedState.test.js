@@ -129,6 +129,43 @@ describe('version 2: what was in flight is emitted again, read by its key', () =
 		await allSettle();
 	});
 
+	test('a ledger without bounds (keys as data, git 4c883f6): each key read by itself, as that build did', async () => {
+		await activate('v2-keys-as-data');
+		const reads = world.sandbox.requests.filter((r) =>
+			/^\/v1\/(messages|conversations)\/./.test(r.path),
+		);
+		expect(reads.map((r) => r.path)).toEqual([
+			'/v1/messages/msg_00000003',
+			'/v1/conversations/conv_00000002',
+			'/v1/messages/msg_00000001',
+			'/v1/messages/msg_00000002',
+			'/v1/messages/msg_00000002',
+		]);
+		expect(host.executions.map((e) => e.json.map((j) => [j.event, ...marksOf(j)]))).toEqual([
+			[
+				['newMessage', true, 'previousOutcomeUnknown', 2],
+				['newConversation', true, 'previousOutcomeUnknown', 2],
+				['messageEdited', true, 'previousOutcomeUnknown', 2],
+				['reactionAdded', true, 'previousOutcomeUnknown', 2],
+			],
+			[['reactionRemoved', true, 'previousOutcomeUnknown', 1]],
+		]);
+		expect(host.executions[0].json[2]).toMatchObject({ after: { message: 'hello' } });
+		// The deliveries made from now on record where their messages are.
+		world.advance(1);
+		const later = world.send('later');
+		await host.tick();
+		expect(host.state().deliveries.inFlight.at(-1)).toMatchObject({
+			keys: [later.id],
+			bounds: {
+				oldest: later.created_at,
+				newest: later.created_at,
+				conversations: ['conv_00000001'],
+			},
+		});
+		await allSettle();
+	});
+
 	test('Group Bursts: the burst in flight comes again as one item; the one held goes out when quiet', async () => {
 		await activate('v2-bursts');
 		expect(host.executions).toHaveLength(1);

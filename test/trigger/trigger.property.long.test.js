@@ -24,6 +24,8 @@ test('v2 (trigger): 300 generated schedules with crashes and restarts, 0 lost, e
 		expect(totals.lost).toBe(0);
 		expect(totals.unmarkedDuplicates).toBe(0);
 		expect(totals.reportedEarly).toBe(0);
+		expect(totals.readAfterRestart).toBeGreaterThan(0);
+		expect(totals.readByKey).toBe(0);
 	} finally {
 		jest.useRealTimers();
 	}

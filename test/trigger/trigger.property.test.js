@@ -25,6 +25,9 @@ test('v2 (trigger): generated schedules with crashes and restarts, 0 lost, every
 		expect(totals.unmarkedDuplicates).toBe(0);
 		expect(totals.reportedEarly).toBe(0);
 		expect(totals.restarts + totals.crashes).toBeGreaterThan(0);
+		// Recovery by listing: what restarts lost was found again by listing, no message read by itself.
+		expect(totals.readAfterRestart).toBeGreaterThan(0);
+		expect(totals.readByKey).toBe(0);
 	} finally {
 		jest.useRealTimers();
 	}

@@ -178,9 +178,11 @@ describe('Messaging Trigger v2: restarts', () => {
 		send('in flight when n8n died');
 		await host.tick();
 		await host.crash();
-		// The restart's check repeats the delivery (dropped: its execution exists), then its listing fails.
-		// (A 400: not repeated by the transport, so the activation's check fails at once.)
-		sandbox.failNext({ match: { method: 'GET', path: '/v1/messages' }, status: 400 });
+		// The restart's check lists the lost delivery's conversation and repeats the delivery (dropped: its
+		// execution exists), then its own listing fails. (A 400: not repeated by the transport, so the
+		// activation's check fails at once.)
+		const list = { method: 'GET', path: '/v1/messages' };
+		sandbox.failNext({ match: list }, { match: list, status: 400 });
 		await host.start();
 		expect(host.duplicates).toHaveLength(1);
 		const second = () => host.executions.filter((e) => e.processNumber === 2);
@@ -216,9 +218,9 @@ describe('Messaging Trigger v2: restarts', () => {
 		await host.crash();
 		advanceServiceClock();
 		send('while down');
-		// After the restart the lost delivery is read again by id: that read fails once.
-		// (A 400: not repeated by the transport, so the read fails during the activation's check.)
-		sandbox.failNext({ match: { method: 'GET', path: /^\/v1\/messages\/[^/]+$/ }, status: 400 });
+		// After the restart the lost delivery's messages are listed again: that listing fails once.
+		// (A 400: not repeated by the transport, so the listing fails during the activation's check.)
+		sandbox.failNext({ match: { method: 'GET', path: '/v1/messages' }, status: 400 });
 		await host.start();
 		let second = host.executions.filter((e) => e.processNumber === 2);
 		expect(second.map((e) => texts(e.json))).toEqual([['while down']]);

@@ -1,11 +1,12 @@
 /**
  * A delivery's keys read again after a restart, as the decisions its redelivery emits: a New Message is
- * its message; any other event is read from the message or conversation its key names. What is gone
- * since is left out with a log line; any other failure is thrown.
+ * its message; any other event is read from the message or conversation its key names. A message the
+ * lost deliveries' listing found (listAgain.ts) is taken from it; any other is read by itself. What is
+ * gone since is left out with a log line; any other failure is thrown.
  */
 import type { IDataObject, Logger } from 'n8n-workflow';
 
-import { idText, senderOf } from '../../shared/ids';
+import { idText } from '../../shared/ids';
 import { servicePages, walkPages } from '../../shared/paginate';
 import {
 	messagingApiRequest,
@@ -15,6 +16,7 @@ import {
 import { keyText, type Decision, type DeliveryKey } from '../decisions';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
 import { toTriggerMessage, type TriggerMessage } from '../triggerState';
+import { burstMessages, listedBurst } from './recoveryPlan';
 
 async function readRecord(
 	context: RequestContext,
@@ -45,11 +47,7 @@ async function readBurst(
 	const first = await readMessage(context, firstId, requests);
 	const last = firstId === lastId ? first : await readMessage(context, lastId, requests);
 	if (!first || !last) return undefined;
-	const sender = senderOf(first).id;
-	const between = new Map<string, TriggerMessage>([
-		[first.id, first],
-		[last.id, last],
-	]);
+	const listed: TriggerMessage[] = [];
 	const fetchPage = servicePages(
 		context,
 		'messages',
@@ -61,13 +59,14 @@ async function readBurst(
 		maxPages: MAX_TRIGGER_PAGES_PER_CHECK,
 	})) {
 		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
-		for (const m of messages) {
-			if (m.created_at < first.created_at || m.created_at > last.created_at) continue;
-			if (senderOf(m).id === sender) between.set(m.id, m);
-		}
+		listed.push(
+			...messages.filter(
+				(m) => m.created_at >= first.created_at && m.created_at <= last.created_at,
+			),
+		);
 		if (messages.length > 0 && messages.every((m) => m.created_at < first.created_at)) break;
 	}
-	return [...between.values()].sort((a, b) => a.created_at - b.created_at);
+	return burstMessages(first, last, listed);
 }
 
 /** What a key names, read again: its decision, or undefined when it is gone. */
@@ -75,10 +74,13 @@ async function readDecision(
 	context: RequestContext,
 	key: DeliveryKey,
 	requests: RequestOptions,
+	listed: Map<string, TriggerMessage>,
 ): Promise<Decision | undefined> {
+	const message = async (id: string) =>
+		listed.get(id) ?? (await readMessage(context, id, requests));
 	if (typeof key === 'string') {
-		const message = await readMessage(context, key, requests);
-		return message && { event: 'newMessage', key, message };
+		const found = await message(key);
+		return found && { event: 'newMessage', key, message: found };
 	}
 	switch (key.kind) {
 		case 'newConversation': {
@@ -86,37 +88,39 @@ async function readDecision(
 			return conversation && { event: 'newConversation', key, conversation };
 		}
 		case 'messageBurst': {
-			const messages = await readBurst(context, key.firstId, key.lastId, requests);
+			const messages =
+				listedBurst(key, listed) ?? (await readBurst(context, key.firstId, key.lastId, requests));
 			return messages && { event: 'messageBurst', key, messages };
 		}
 		case 'messageEdited': {
-			const message = await readMessage(context, key.id, requests);
+			const found = await message(key.id);
 			return (
-				message && {
+				found && {
 					event: 'messageEdited',
 					key,
-					message,
-					after: { message: message.message ?? '' },
+					message: found,
+					after: { message: found.message ?? '' },
 				}
 			);
 		}
 		default: {
-			const message = await readMessage(context, key.id, requests);
-			return message && { event: key.kind, key, message };
+			const found = await message(key.id);
+			return found && { event: key.kind, key, message: found };
 		}
 	}
 }
 
-/** The decisions of `keys` to emit again, in order. */
+/** The decisions of `keys` to emit again, in order; `listed`: the messages listing found again, by id. */
 export async function readAgain(
 	context: RequestContext,
 	keys: DeliveryKey[],
 	logger: Logger,
 	requests: RequestOptions = {},
+	listed: Map<string, TriggerMessage> = new Map(),
 ): Promise<Decision[]> {
 	const decisions: Decision[] = [];
 	for (const key of keys) {
-		const decision = await readDecision(context, key, requests);
+		const decision = await readDecision(context, key, requests, listed);
 		if (decision) decisions.push(decision);
 		else
 			logger.warn(

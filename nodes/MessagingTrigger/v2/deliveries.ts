@@ -16,6 +16,7 @@ import {
 	type EmitSettings,
 } from '../deliveryItems';
 import { checkEvents } from '../events/check';
+import { withBounds } from '../events/recoveryPlan';
 import type { KnownConversations } from '../ownContact';
 import { checkContext, sharedPaceOptions, type ActivationSettings } from './activation';
 import {
@@ -40,7 +41,7 @@ import {
 	sleepUnlessAborted,
 	type ExecutionEnd,
 } from './n8nBridge';
-import { redeliveries, redeliveryMarks, type CheckRun } from './redelivery';
+import { redeliveries, redeliveryMarks, relistSettings, type CheckRun } from './redelivery';
 import { reportUndelivered } from './reports';
 import { TriggerStore } from './store';
 
@@ -128,9 +129,10 @@ export class TriggerDeliveries {
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const own = credentials.ownContactId?.trim() || this.store.state()?.ownContactId;
 		const again: EmitSettings = { events, output: { ...options, unitSetting, own } };
+		const relist = relistSettings(options, this.store.state());
 
 		// 1. Emit again what was lost.
-		await this.redeliverLost({ context, requests, downloads, again });
+		await this.redeliverLost({ context, requests, downloads, again, relist });
 		if (this.stopping) return;
 
 		// 2. List what is new, unless too much is in flight already.
@@ -153,9 +155,11 @@ export class TriggerDeliveries {
 		if (this.stopping) return;
 
 		// 3. Write, then emit: whatever happens from here on, each key is either finished or in flight.
-		const deliveries = newDeliveries(
-			check.decisions.map((d) => d.key),
-			Date.now(),
+		const keys = check.decisions.map((d) => d.key);
+		const deliveries = withBounds(
+			newDeliveries(keys, Date.now()),
+			check.decisions,
+			this.store.state(),
 		);
 		this.store.writeState(check.nextState);
 		if (deliveries.length > 0) this.store.writeLedger(addInFlight(this.store.ledger(), deliveries));

@@ -9,6 +9,7 @@
  * starts two executions for one attempt, while a lost attempt can be emitted again.
  */
 import { keyText, type DeliveryKey } from '../decisions';
+import type { DeliveryBounds } from '../events/recoveryPlan';
 import { shortHash } from '../shortHash';
 
 export interface Delivery {
@@ -27,6 +28,8 @@ export interface Delivery {
 	lostWithProcess?: true;
 	/** Why its last attempt is emitted again (set when it was lost). */
 	lostBecause?: LostBecause;
+	/** Where its messages are, so a restart finds them by listing (absent in ledgers of earlier builds: read one by one). */
+	bounds?: DeliveryBounds;
 }
 
 /**
