@@ -10,13 +10,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as conversation from './actions/conversation';
 import * as message from './actions/message';
 import * as service from './actions/service';
+import { subtitle, toolDescription } from './actions/resources';
 import { router } from './actions/router';
-import { toolDescriptionProperty } from './descriptions/tool';
 import { searchConversations, searchMessages } from './methods/listSearch';
 import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
 
 const properties: INodeProperties[] = [
-	toolDescriptionProperty,
+	toolDescription,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -43,9 +43,8 @@ export class Messaging implements INodeType {
 		// 2: Simplify is on by default (version 1 keeps the service's records for existing workflows).
 		version: [1, 2],
 		defaultVersion: 2,
-		// The operation's action sentence ("Send a message"); kept equal to the options' `action` by a unit test.
-		subtitle:
-			'={{ {"message":{"addReaction":"Add a reaction to a message","delete":"Delete a message","get":"Get a message","getAll":"Get many messages","removeReaction":"Remove a reaction from a message","send":"Send a message","sendAndWaitForReply":"Send a message and wait for a reply in the chat","sendAndWait":"Send a message and wait for response","update":"Update a message"},"conversation":{"archive":"Archive a conversation","create":"Create a conversation","delete":"Delete a conversation","get":"Get a conversation","getAll":"Get many conversations","getContext":"Get a conversation transcript","mute":"Mute a conversation","pin":"Pin a conversation","unarchive":"Unarchive a conversation","unmute":"Unmute a conversation","unpin":"Unpin a conversation","update":"Update a conversation"},"service":{"checkCompatibility":"Check compatibility with the service"}}[$parameter["resource"]]?.[$parameter["operation"]] }}',
+		// The chosen operation's action sentence ("Send a message"), from the Operation options.
+		subtitle,
 		description:
 			'Send, read, edit and react to messages, read a conversation as a transcript, archive, pin or mute conversations, and check a service’s compatibility',
 		defaults: { name: 'Messaging' },

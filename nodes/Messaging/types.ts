@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { Pacer, RequestOptions } from '../shared/transport';
 import type { ExpectedAnswer } from '../shared/transport/types';
+import type { SimplifyAs } from '../shared/simplify/actionOutput';
 import type { TimestampUnit } from '../shared/timestamps';
-import type { ItemsWithBinary } from './helpers/itemsWithBinary';
+import type { ItemsWithBinary } from '../shared/attachments/itemsWithBinary';
 import type { MoreThanLimit } from './helpers/limitHint';
 
 /** What the router hands every operation besides the item index: state shared by the whole run. */
@@ -21,11 +22,10 @@ export interface RunContext {
 
 export type OperationResult = IDataObject | IDataObject[] | ItemsWithBinary;
 
-/** What an operation returns, as Simplify reads it: a message (one sent by the account), a conversation, a reply wait. */
-export type SimplifyAs = 'message' | 'sentMessage' | 'conversation' | 'reply';
-
 export interface MessagingOperation {
 	description: INodeProperties[];
+	/** What an AI agent is told the operation does, takes and returns: the tool's Description. */
+	toolDescription: string;
 	/** Set on operations with the Simplify toggle. */
 	simplifyAs?: SimplifyAs;
 	/** Items processed at once when the user has not set Parallel Requests (default: DEFAULT_PARALLEL_REQUESTS). */

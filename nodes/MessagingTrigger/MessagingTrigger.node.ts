@@ -1,7 +1,7 @@
 /**
  * The Messaging Trigger. Version 1 is n8n's polling mode (every minute or more), kept for the
  * workflows built on it; version 2, the default for new nodes, checks on its own schedule from every
- * 5 seconds and settles each delivery only when its execution has finished.
+ * 5 seconds and counts each delivery as done only when its execution has finished.
  */
 import type { INodeTypeBaseDescription, IVersionedNodeType } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';

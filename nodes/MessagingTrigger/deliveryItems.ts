@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { withAttachmentOutput } from './attachments';
+import { withAttachmentOutput } from '../shared/attachments/triggerDownloads';
 import type { Decision } from './decisions';
 import { onlyNewMessages, type EventSettings } from './events/settings';
 import {

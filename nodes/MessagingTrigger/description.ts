@@ -2,8 +2,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { attachmentDownloadOptions } from '../shared/attachments/descriptions';
-import { downloadBudget, PARALLEL_DOWNLOADS } from './attachments';
+import { downloadBudget, PARALLEL_DOWNLOADS } from '../shared/attachments/triggerDownloads';
 import { conversationLocator, isoTimestampsOption } from '../shared/descriptions';
+import { triggerSimplifyOption } from '../shared/simplify/fields';
 
 export const conversationParameter: INodeProperties = {
 	...conversationLocator,
@@ -39,14 +40,7 @@ export const listingOptions: INodeProperties[] = [
 		default: 100,
 		description: 'How many messages each request asks for while checking',
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description:
-			"Whether to emit each message as a compact record (sender, from_me, text, times in ISO 8601, reactions counted, attachment names; no phone numbers or avatar URLs) instead of the service's raw record",
-	},
+	triggerSimplifyOption,
 	{
 		displayName: 'Skip My Own Messages',
 		name: 'skipOwnMessages',

@@ -1,9 +1,9 @@
 /** Messages as output items, as both versions emit them. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { simplifyMessage } from '../shared/simplify';
+import { simplifyMessage } from '../shared/simplify/records';
 import { withIsoTimestamps, type TimestampUnitSetting } from '../shared/timestamps';
-import { attachmentOutput } from './attachments';
+import { attachmentOutput } from '../shared/attachments/triggerDownloads';
 import type { TriggerMessage } from './triggerState';
 
 export type OutputSettings = { isoTimestamps: boolean; unitSetting: TimestampUnitSetting };

@@ -5,7 +5,7 @@
  * the character budget are left out, and the header says how many. Pure.
  */
 import { cutText, indentLines, oneLine } from './lines';
-import type { SimpleMessage } from './simplify';
+import type { SimpleMessage } from './simplify/records';
 
 export interface Transcript {
 	transcript: string;

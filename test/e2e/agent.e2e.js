@@ -25,7 +25,7 @@ const { check, elapsed, finish, abort } = createChecks('agent-e2e', { timed: tru
 
 async function main() {
 	const { work, user } = n8n.prepareSuite('e2e-agent-');
-	const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/descriptions/tool');
+	const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/actions/resources');
 
 	const sandbox = await createSandbox({ tokens: { [TOKEN]: 'ct_me' }, seed: 'none' }).start();
 	const model = await startScriptedModel();

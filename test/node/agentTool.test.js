@@ -3,7 +3,8 @@ const { Workflow, NodeHelpers } = require('n8n-workflow');
 const { runMessagingNode, nodeTypes } = require('../harness/n8n');
 const { startSandbox, byId } = require('../harness/sandbox');
 const { Messaging } = require('../../dist/nodes/Messaging/Messaging.node');
-const { TOOL_DESCRIPTIONS, withNextStep } = require('../../dist/nodes/Messaging/descriptions/tool');
+const { withNextStep } = require('../../dist/nodes/Messaging/descriptions/tool');
+const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/actions/resources');
 const { readableArguments } = require('../../dist/nodes/Messaging/helpers/reviewRequest');
 
 let sandbox;

@@ -2,7 +2,7 @@
 /** Service → Check Compatibility through n8n-core against sandbox variants: each variant, its finding. */
 const { runMessagingNode } = require('../harness/n8n');
 const { startSandbox, wire, TOKEN } = require('../harness/sandbox');
-const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/descriptions/tool');
+const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/Messaging/actions/resources');
 
 let sandbox;
 let credentials;

@@ -12,10 +12,9 @@ const { MessagingTrigger } = require(
 const { MessagingApi } = require(path.join(DIST, 'credentials/MessagingApi.credentials.js'));
 const { MAX_RECENT_IDS } = require(path.join(DIST, 'nodes/MessagingTrigger/watermark.js'));
 const schedule = require(path.join(DIST, 'nodes/MessagingTrigger/v2/schedule.js'));
-const { downloadBudget } = require(path.join(DIST, 'nodes/MessagingTrigger/attachments.js'));
-const { TOOL_DESCRIPTIONS, TOOL_MAX_LIMIT } = require(
-	path.join(DIST, 'nodes/Messaging/descriptions/tool.js'),
-);
+const { downloadBudget } = require(path.join(DIST, 'nodes/shared/attachments/triggerDownloads.js'));
+const { TOOL_MAX_LIMIT } = require(path.join(DIST, 'nodes/Messaging/descriptions/tool.js'));
+const { TOOL_DESCRIPTIONS } = require(path.join(DIST, 'nodes/Messaging/actions/resources.js'));
 
 /** Every property of both nodes (each version) and the credential, with where it sits. */
 function allProperties() {

@@ -13,7 +13,7 @@ const { Messaging } = require(path.join(DIST, 'nodes/Messaging/Messaging.node.js
 const { MessagingTrigger } = require(
 	path.join(DIST, 'nodes/MessagingTrigger/MessagingTrigger.node.js'),
 );
-const simplify = require(path.join(DIST, 'nodes/shared/simplify.js'));
+const simplify = require(path.join(DIST, 'nodes/shared/simplify/records.js'));
 const OPERATIONS = {
 	message: require(path.join(DIST, 'nodes/Messaging/actions/message/index.js')).operations,
 	conversation: require(path.join(DIST, 'nodes/Messaging/actions/conversation/index.js'))

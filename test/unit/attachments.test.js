@@ -126,7 +126,7 @@ test('the token goes only to the Base URL’s origin; only http(s) is fetched', 
 
 test('the trigger’s download budget: three quarters of the interval (of 2 min at most), whole seconds', () => {
 	const { downloadBudget } = require(
-		path.join(__dirname, '../../dist/nodes/MessagingTrigger/attachments.js'),
+		path.join(__dirname, '../../dist/nodes/shared/attachments/triggerDownloads.js'),
 	);
 	const seconds = (intervalS) => downloadBudget(intervalS * 1000, 0).ms / 1000;
 	expect([5, 10, 15, 60, 120, 3600].map(seconds)).toEqual([3, 7, 11, 45, 90, 90]);

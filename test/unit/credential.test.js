@@ -51,7 +51,7 @@ describe('Messaging node description', () => {
 	const { Messaging } = require('../../dist/nodes/Messaging/Messaging.node.js');
 	test('the subtitle names each operation by its action sentence, for every operation', () => {
 		const { description } = new Messaging();
-		const map = JSON.parse(/^=\{\{ (\{.*\})\[\$parameter/.exec(description.subtitle)[1]);
+		const map = JSON.parse(/^=\{\{ (\{.*\})\[\$parameter/s.exec(description.subtitle)[1]);
 		for (const property of description.properties.filter((p) => p.name === 'operation')) {
 			const resource = /** @type {string} */ (property.displayOptions.show.resource[0]);
 			const options = /** @type {import('n8n-workflow').INodePropertyOptions[]} */ (

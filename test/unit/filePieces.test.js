@@ -14,7 +14,7 @@ const { base64OfBytes, decodablePieces, formLength, pieces } = require(
 	path.join(dist, 'attachments/base64.js'),
 );
 const { openBody, readableClassOf } = require(path.join(dist, 'attachments/streams.js'));
-const { countedBody } = require(path.join(dist, 'attachments/body.js'));
+const { countedBody } = require(path.join(dist, 'attachments/downloadBody.js'));
 const { encodeForm, encodeFormComponent, formPieces, StreamedFormValue } = require(
 	path.join(dist, 'transport/form.js'),
 );

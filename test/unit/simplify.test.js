@@ -6,7 +6,7 @@ const {
 	simplifyMessage,
 	simplifyConversation,
 	simplifyReply,
-} = require('../../dist/nodes/shared/simplify');
+} = require('../../dist/nodes/shared/simplify/records');
 
 const record = {
 	id: 'msg_1',

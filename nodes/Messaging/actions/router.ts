@@ -4,9 +4,9 @@ import { NodeApiError, NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-w
 import { forEachWithConcurrency, Lanes } from '../helpers/concurrency';
 import { errorItem, nodeErrorOf } from '../helpers/errorItem';
 import { addLimitHints } from '../helpers/limitHint';
-import { ownFromSetting, simplifyRecords, wantsSimplify } from '../helpers/simplifyOutput';
+import { ownFromSetting, simplifyRecords, wantsSimplify } from '../../shared/simplify/actionOutput';
 import { isTool, withNextStep } from '../descriptions/tool';
-import { ItemsWithBinary } from '../helpers/itemsWithBinary';
+import { ItemsWithBinary } from '../../shared/attachments/itemsWithBinary';
 import {
 	detectTimestampUnit,
 	withIsoTimestamps,

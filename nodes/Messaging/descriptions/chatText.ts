@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { plainTextFromMarkdown, splitText } from '../../shared/chatText';
-import { inputError } from '../helpers/parameters';
+import { inputError } from '../../shared/inputError';
 
 export const textFormatOption: INodeProperties = {
 	displayName: 'Text Format',

@@ -7,7 +7,7 @@ import {
 } from '../../shared/transport';
 import type { RunContext } from '../types';
 import { nodeErrorOf } from './errorItem';
-import { inputError } from './parameters';
+import { inputError } from '../../shared/inputError';
 
 /**
  * A conversation, read once per run and kept in the run (Simplify and Get Context tell "me" by it).

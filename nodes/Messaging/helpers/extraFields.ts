@@ -1,7 +1,7 @@
 /** Reading Extra Body Fields and Extra Query Parameters: checked names, JSON values parsed. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inputError } from './parameters';
+import { inputError } from '../../shared/inputError';
 
 type Parameter = 'extraBodyFields' | 'extraQueryParameters';
 

@@ -10,7 +10,8 @@ import {
 } from '../../shared/paginate';
 import type { RunContext } from '../types';
 import { readExtraFields } from './extraFields';
-import { getPositiveInteger, itemSuffix } from './parameters';
+import { getPositiveInteger } from './parameters';
+import { itemSuffix } from '../../shared/inputError';
 import { isTool, TOOL_MAX_LIMIT } from '../descriptions/tool';
 
 /** The query parameters Get Many sets itself, which Extra Query Parameters may not replace. */

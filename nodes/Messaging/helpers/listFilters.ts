@@ -7,7 +7,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { PageFilter } from '../../shared/paginate';
 import { parseDateInput } from '../../shared/timestamps';
 import { getMessagingCredentials } from '../../shared/transport/credentials';
-import { getText, inputError, listEntries } from './parameters';
+import { getText, listEntries } from './parameters';
+import { inputError } from '../../shared/inputError';
 import {
 	foldCase,
 	pageFilter,

@@ -2,38 +2,10 @@
  * Reading the node's parameters strictly: a value of the wrong kind is an error that names the field
  * and the item, raised before any request is sent, never a silent `[object Object]` or `m1,m2`.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { inputError } from '../../shared/inputError';
 import { parseDateInput, type TimestampUnit } from '../../shared/timestamps';
-
-/** A bad-input error that names the field and the item. */
-export function inputError(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	problem: string,
-): NodeOperationError {
-	const several = severalItems(context);
-	return new NodeOperationError(
-		context.getNode(),
-		`${field} ${problem}${several ? ` [item ${itemIndex}]` : ''}`,
-		{
-			itemIndex,
-			description: `Check the "${field}" parameter${several ? ` of item ${itemIndex}` : ''}.`,
-		},
-	);
-}
-
-/** Whether the run has several input items to tell apart (a tool call, like most runs, has one). */
-export function severalItems(context: IExecuteFunctions): boolean {
-	return context.getInputData().length > 1;
-}
-
-/** ` [item N]` after an error's sentence, only when the run has several items to tell apart. */
-export function itemSuffix(context: IExecuteFunctions, itemIndex: number): string {
-	return severalItems(context) ? ` [item ${itemIndex}]` : '';
-}
 
 /** What kind of value this is, as a person would say it. */
 export function kindOf(value: unknown): string {
@@ -144,41 +116,6 @@ export async function dateToTimestamp(
 	const result = parseDateInput(value, await unitOf(), timeZone);
 	if ('problem' in result) throw inputError(context, itemIndex, label, result.problem);
 	return result.timestamp;
-}
-
-/** Attachments: a JSON array of objects, as text or as a value from an expression. */
-export function getAttachments(
-	context: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-): IDataObject[] | undefined {
-	const raw = context.getNodeParameter(name, itemIndex, '') as unknown;
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	let value = raw;
-	if (typeof raw === 'string') {
-		try {
-			value = JSON.parse(raw);
-		} catch {
-			throw inputError(
-				context,
-				itemIndex,
-				'Attachments',
-				'is not valid JSON (expected an array of objects)',
-			);
-		}
-	}
-	if (
-		!Array.isArray(value) ||
-		!value.every((a) => a !== null && typeof a === 'object' && !Array.isArray(a))
-	) {
-		throw inputError(
-			context,
-			itemIndex,
-			'Attachments',
-			'must be a JSON array of objects, like [{"name": "report.pdf"}]',
-		);
-	}
-	return value as IDataObject[];
 }
 
 /** The words of a comma-separated list, trimmed, empty entries reported. */

@@ -1,9 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { cutText, oneLine } from '../../shared/lines';
-import { searchPage } from '../../shared/listSearch';
+import { searchPage } from '../../shared/pickers';
 
-export { searchConversations } from '../../shared/listSearch';
+export { searchConversations } from '../../shared/pickers';
 
 /** A message as the picker shows it: sender and the start of its text. */
 export function messageLabel(message: IDataObject): string {

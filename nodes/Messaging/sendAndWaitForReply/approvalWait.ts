@@ -10,7 +10,7 @@ import {
 	type ApprovalRules,
 	type ApprovalState,
 } from './approval';
-import { itemSuffix } from '../helpers/parameters';
+import { itemSuffix } from '../../shared/inputError';
 import type { ListedMessage } from '../../shared/listedMessage';
 import type { ReplyWatcher } from './replyWatcher';
 

@@ -1,7 +1,8 @@
 /** The parameters of Send and Wait for Reply, every one checked before anything is sent. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { getRequiredId, inputError, listEntries } from '../helpers/parameters';
+import { getRequiredId, listEntries } from '../helpers/parameters';
+import { inputError } from '../../shared/inputError';
 import { getMessageText } from '../helpers/reviewRequest';
 import { formattedText } from '../descriptions/chatText';
 import { compileLinearPattern, type TextPattern } from './linearPattern';

@@ -1,7 +1,7 @@
 /**
  * Version 1: n8n's polling mode (`polling: true`, at least one minute apart). Each poll lists what is
  * new and advances the stored state as it returns the messages, the way it always has; version 2
- * settles a delivery only when its execution has finished.
+ * counts a delivery as done only when its execution has finished.
  */
 import type {
 	INodeExecutionData,
@@ -12,11 +12,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { searchConversations } from '../../shared/listSearch';
+import { searchConversations } from '../../shared/pickers';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials } from '../../shared/transport';
 import { conversationParameter, optionsParameter } from '../description';
-import { downloadTriggerAttachments } from '../attachments';
+import { downloadTriggerAttachments } from '../../shared/attachments/triggerDownloads';
 import { buildItems, messagesWithFiles, withFiles } from '../deliveryItems';
 import { checkEvents } from '../events/check';
 import { NEW_MESSAGES_ONLY } from '../events/settings';

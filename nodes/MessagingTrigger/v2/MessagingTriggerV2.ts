@@ -1,6 +1,6 @@
 /**
- * Version 2: a `trigger()` node that checks on its own schedule, from every 5 seconds up, and settles
- * each delivery only when n8n says its execution has finished (see checkLoop.ts).
+ * Version 2: a `trigger()` node that checks on its own schedule, from every 5 seconds up, and counts
+ * each delivery as done only when n8n says its execution has finished (see checkLoop.ts).
  */
 import type {
 	INodeType,
@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { searchConversations } from '../../shared/listSearch';
+import { searchConversations } from '../../shared/pickers';
 import { servicePages } from '../../shared/paginate';
 import { getMessagingCredentials, type RequestContext } from '../../shared/transport';
 import { conversationParameter, eventsParameter, optionsParameterV2 } from '../description';
 import { fetchNewest } from '../newest';
-import { downloadTriggerAttachments } from '../attachments';
+import { downloadTriggerAttachments } from '../../shared/attachments/triggerDownloads';
 import { listQuery, readOptions } from '../options';
 import { messageItems, noMessagesText } from '../output';
 import { sampleEventItem } from '../events/testEvent';

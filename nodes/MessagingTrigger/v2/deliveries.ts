@@ -6,7 +6,10 @@
 import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
 import { getMessagingCredentials } from '../../shared/transport';
-import { downloadBudget, downloadTriggerAttachments } from '../attachments';
+import {
+	downloadBudget,
+	downloadTriggerAttachments,
+} from '../../shared/attachments/triggerDownloads';
 import {
 	buildItems,
 	markedAgain,

@@ -6,7 +6,10 @@
 import type { IDataObject, ITriggerFunctions, Logger } from 'n8n-workflow';
 
 import type { RequestContext, RequestOptions } from '../../shared/transport';
-import { downloadTriggerAttachments, type DownloadBudget } from '../attachments';
+import {
+	downloadTriggerAttachments,
+	type DownloadBudget,
+} from '../../shared/attachments/triggerDownloads';
 import { buildItems, messagesWithFiles, type BuiltItem, type EmitSettings } from '../deliveryItems';
 import { listAgain, type ListAgainSettings } from '../events/listAgain';
 import { readAgain } from '../events/readAgain';

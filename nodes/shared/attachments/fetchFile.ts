@@ -19,11 +19,11 @@ import {
 	readBody,
 	type EndReason,
 	type StreamLike,
-} from './body';
+} from './downloadBody';
 import { describeSize, describeUrl } from './encoding';
 import { readableClassOf, type Readable } from './streams';
 
-export { DownloadError } from './body';
+export { DownloadError } from './downloadBody';
 
 export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions;
 

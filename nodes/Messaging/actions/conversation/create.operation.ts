@@ -5,8 +5,11 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { readExtraFields } from '../../helpers/extraFields';
-import { getOptionalId, inputError } from '../../helpers/parameters';
+import { getOptionalId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
+
+export const toolDescription = `Start a conversation with a contact (Contact_ID, like ct_123) or a group (Group_ID). Returns the new conversation with its id.`;
 
 const properties: INodeProperties[] = [
 	{

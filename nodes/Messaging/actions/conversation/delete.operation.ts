@@ -6,6 +6,9 @@ import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `DESTRUCTIVE, cannot be undone: permanently deletes a conversation and ALL its messages. ${CONVERSATION}. To keep it restorable, archive it instead. Returns {id, deleted: true}.`;
 
 const properties: INodeProperties[] = [
 	{

@@ -5,8 +5,11 @@ import { messagingApiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import type { OperationResult, RunContext } from '../../types';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Get one conversation. ${CONVERSATION}. Returns {id, contact_id, group_id, pinned, muted, archived, last_active_at}.`;
 
 export const simplifyAs = 'conversation';
 

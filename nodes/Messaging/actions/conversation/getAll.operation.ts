@@ -11,8 +11,10 @@ import {
 import { getMany } from '../../helpers/getMany';
 import { conversationFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import type { OperationResult, RunContext } from '../../types';
+
+export const toolDescription = `List conversations in the service’s order, to find a conversation ID. Returns up to Limit conversations (at most 100 as a tool), each {id, contact_id, group_id, pinned, muted, archived, last_active_at}, about 150 characters.`;
 
 export const simplifyAs = 'conversation';
 

@@ -3,16 +3,23 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { servicePages, walkPages } from '../../../shared/paginate';
 import { getMessagingCredentials } from '../../../shared/transport';
-import { otherContactOf, simplifyMessage, type SimpleMessage } from '../../../shared/simplify';
+import {
+	otherContactOf,
+	simplifyMessage,
+	type SimpleMessage,
+} from '../../../shared/simplify/records';
 import { buildTranscript } from '../../../shared/transcript';
 import { timestampValue } from '../../../shared/timestamps';
 import { idText } from '../../../shared/ids';
 import { optionsCollection } from '../../descriptions/common';
 import { conversationLocator } from '../../descriptions/locators';
 import { readConversation } from '../../helpers/conversations';
-import { ownFromSetting } from '../../helpers/simplifyOutput';
+import { ownFromSetting } from '../../../shared/simplify/actionOutput';
 import { dateToTimestamp, getPositiveInteger, getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Read a conversation as one transcript before answering in it or to summarise it: its latest messages, oldest first, one line each ("[time] speaker: text", the account as "me", reactions summarised). ${CONVERSATION}; Max_Messages: how many (default 50, at most 500). Returns {transcript, messages, omitted, first_at, last_at}, by default at most 10,000 characters.`;
 
 export const DEFAULT_CONTEXT_MESSAGES = 50;
 export const MAX_CONTEXT_MESSAGES = 500;

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolTexts } from '../../descriptions/tool';
 import type { MessagingOperation } from '../../types';
 import * as archive from './archive.operation';
 import * as create from './create.operation';
@@ -28,6 +29,8 @@ export const operations: Record<string, MessagingOperation> = {
 	unpin,
 	update,
 };
+
+export const toolDescriptions = toolTexts(operations);
 
 export const description: INodeProperties[] = [
 	{

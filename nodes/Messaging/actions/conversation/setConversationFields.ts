@@ -35,7 +35,7 @@ export function conversationStateOperation(
 		itemIndex: number,
 		run: RunContext,
 	) => Promise<{ [key: string]: FormValue }>,
-): MessagingOperation {
+): Omit<MessagingOperation, 'toolDescription'> {
 	const properties: INodeProperties[] = [
 		conversationLocator,
 		optionsCollection({ isoTimestamps: true }),

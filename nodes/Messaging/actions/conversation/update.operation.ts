@@ -6,14 +6,13 @@ import { optionsCollection } from '../../descriptions/common';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { readExtraFields } from '../../helpers/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
-import {
-	dateToTimestamp,
-	getOptionalId,
-	getRequiredId,
-	inputError,
-} from '../../helpers/parameters';
+import { dateToTimestamp, getOptionalId, getRequiredId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
 import { putConversation } from './setConversationFields';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Change a conversation’s pinned message, pinned or muted state, or archive date. ${CONVERSATION}. Returns the conversation.`;
 
 const properties: INodeProperties[] = [
 	conversationLocator,

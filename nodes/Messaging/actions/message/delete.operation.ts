@@ -6,6 +6,9 @@ import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import type { OperationResult, RunContext } from '../../types';
+import { MESSAGE } from '../../descriptions/tool';
+
+export const toolDescription = `DESTRUCTIVE, cannot be undone: permanently deletes one message. ${MESSAGE}. Returns {id, deleted: true}.`;
 
 const properties: INodeProperties[] = [
 	messageLocators[0],

@@ -7,11 +7,14 @@ import { optionsCollection } from '../../descriptions/common';
 import { messageLocators } from '../../descriptions/locators';
 import { getRequiredId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
-import { wantsSimplify } from '../../helpers/simplifyOutput';
+import { wantsSimplify } from '../../../shared/simplify/actionOutput';
 import { idText } from '../../../shared/ids';
-import { simplifyFields } from '../../descriptions/simplify';
-import { withDownloadedAttachments } from '../../helpers/attachments/download';
+import { simplifyFields } from '../../../shared/simplify/fields';
+import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
+import { MESSAGE, MESSAGE_FIELDS } from '../../descriptions/tool';
+
+export const toolDescription = `Get one message. ${MESSAGE}. Returns ${MESSAGE_FIELDS}, about 300 characters.`;
 
 export const simplifyAs = 'message';
 

@@ -10,10 +10,13 @@ import { getMany } from '../../helpers/getMany';
 import { messageFilter } from '../../helpers/listFilters';
 import { getOptionalId } from '../../helpers/parameters';
 import { hasOwnContact, readConversation } from '../../helpers/conversations';
-import { wantsSimplify } from '../../helpers/simplifyOutput';
-import { simplifyFields } from '../../descriptions/simplify';
-import { withDownloadedAttachments } from '../../helpers/attachments/download';
+import { wantsSimplify } from '../../../shared/simplify/actionOutput';
+import { simplifyFields } from '../../../shared/simplify/fields';
+import { withDownloadedAttachments } from '../../../shared/attachments/actionDownloads';
 import type { OperationResult, RunContext } from '../../types';
+import { CONVERSATION, MESSAGE_FIELDS } from '../../descriptions/tool';
+
+export const toolDescription = `List messages in the service’s order, optionally only of one conversation (${CONVERSATION}). Returns up to Limit messages (at most 100 as a tool), each a record of ${MESSAGE_FIELDS}, about 250 characters. To read a conversation before answering, Get Context is cheaper.`;
 
 export const simplifyAs = 'message';
 

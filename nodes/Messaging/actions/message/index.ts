@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolTexts } from '../../descriptions/tool';
 import type { MessagingOperation } from '../../types';
 import * as addReaction from './addReaction.operation';
 import * as deleteMessage from './delete.operation';
@@ -24,6 +25,8 @@ export const operations: Record<string, MessagingOperation> = {
 
 /** Send and Wait for Response parks the whole execution once per run: the router hands it the run, not items. */
 export const { executeSendAndWait } = sendAndWait;
+
+export const toolDescriptions = toolTexts({ ...operations, sendAndWait });
 
 export const description: INodeProperties[] = [
 	{

@@ -4,6 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { withoutReaction } from '../../helpers/reactions';
 import type { OperationResult, RunContext } from '../../types';
 import { changeReaction, reactionProperties } from './changeReaction';
+import { MESSAGE } from '../../descriptions/tool';
+
+export const toolDescription = `Remove one person’s reaction from a message. ${MESSAGE}; Reaction: its name; Reactor: whose. Returns the message.`;
 
 export { parallelRequests } from './changeReaction';
 

@@ -3,16 +3,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getMessagingCredentials, messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
-import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
+import {
+	attachmentSourceFields,
+	attachmentUploadOptions,
+} from '../../../shared/attachments/descriptions';
 import { extraBodyFields } from '../../descriptions/extraFields';
 import { conversationLocator } from '../../descriptions/locators';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import {
 	outputRecord,
 	readAttachmentInput,
 	withAttachments,
 	type AttachmentInput,
-} from '../../helpers/attachments/upload';
+} from '../../../shared/attachments/upload';
 import { readExtraFields } from '../../helpers/extraFields';
 import { getRequiredId, getText } from '../../helpers/parameters';
 import {
@@ -29,6 +32,9 @@ import {
 	skipIfAlreadySentFields,
 	type DuplicateCheck,
 } from './alreadySent';
+import { CONVERSATION, MESSAGE_FIELDS } from '../../descriptions/tool';
+
+export const toolDescription = `Send a text message to a conversation. ${CONVERSATION}; Text: the message. Returns the sent message (${MESSAGE_FIELDS}), about 300 characters.`;
 
 export const simplifyAs = 'sentMessage';
 

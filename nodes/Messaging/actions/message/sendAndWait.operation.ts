@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../descriptions/locators';
-import { getRequiredId, inputError } from '../../helpers/parameters';
+import { getRequiredId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import { getConversationOrFail, postMessage } from '../../helpers/conversations';
 import { errorItem, nodeErrorOf } from '../../helpers/errorItem';
 import { getMessageText } from '../../helpers/reviewRequest';
@@ -12,6 +13,9 @@ import { limitWaitTimeOption, responseLinks } from '../../sendAndWait/request';
 import type { RunContext } from '../../types';
 import { formattedText, textFormatOption } from '../../descriptions/chatText';
 import { updateRequestOptions } from '../../helpers/requestUpdate';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Ask a person for approval in a conversation and wait until they answer on the page its link opens. ${CONVERSATION}; Message: what to approve. Returns the person’s decision.`;
 
 /** n8n resumes a timed-out wait with the node disabled (WorkflowExecute.handleWaitingState): none of its code runs. */
 const NOT_ON_TIMEOUT =

@@ -23,16 +23,19 @@ import {
 	MAX_REPLY_TIMEOUT_SECONDS,
 	readReplySettings,
 } from '../../sendAndWaitForReply/replySettings';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import { attachmentDownloadOptions } from '../../../shared/attachments/descriptions';
-import { withReplyAttachments } from '../../helpers/attachments/download';
-import { itemSuffix } from '../../helpers/parameters';
+import { withReplyAttachments } from '../../../shared/attachments/actionDownloads';
+import { itemSuffix } from '../../../shared/inputError';
 import { instructionLine } from '../../sendAndWaitForReply/approval';
 import { approvalProperties, approvalWait } from '../../sendAndWaitForReply/approvalWait';
 import type { OperationResult, RunContext } from '../../types';
 import { textFormatOption } from '../../descriptions/chatText';
 import { updateRequestOptions } from '../../helpers/requestUpdate';
 import { ON_TIMEOUT_TOO, withRequestUpdate } from '../../sendAndWaitForReply/writeBack';
+import { CONVERSATION } from '../../descriptions/tool';
+
+export const toolDescription = `Send a question to a conversation and wait for the next message from someone else there. ${CONVERSATION}; Message: the question. Returns {sent, reply, timedOut}; reply is null when nobody answered in time.`;
 
 export const simplifyAs = 'reply';
 

@@ -4,19 +4,26 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { hasNoRows, reactionsFromInput } from '../../helpers/reactions';
 import { messagingApiRequest } from '../../../shared/transport';
 import { attachmentsField, optionsCollection } from '../../descriptions/common';
-import { attachmentSourceFields, attachmentUploadOptions } from '../../descriptions/attachments';
+import {
+	attachmentSourceFields,
+	attachmentUploadOptions,
+} from '../../../shared/attachments/descriptions';
 import { messageLocators } from '../../descriptions/locators';
 import { formattedText, textFormatOption } from '../../descriptions/chatText';
 import { extraBodyFields } from '../../descriptions/extraFields';
-import { simplifyFields } from '../../descriptions/simplify';
+import { simplifyFields } from '../../../shared/simplify/fields';
 import { readExtraFields } from '../../helpers/extraFields';
 import {
 	outputRecord,
 	readAttachmentInput,
 	withAttachments,
-} from '../../helpers/attachments/upload';
-import { getRequiredId, getText, inputError } from '../../helpers/parameters';
+} from '../../../shared/attachments/upload';
+import { getRequiredId, getText } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
+import { MESSAGE } from '../../descriptions/tool';
+
+export const toolDescription = `Edit a message. ${MESSAGE}; Text: the new content. Returns the updated message.`;
 
 export const simplifyAs = 'message';
 

@@ -8,10 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getMessagingCredentials, normalizeBaseUrl } from '../../../shared/transport';
 import { redact, secretsOf } from '../../../shared/transport/redact';
 import { optionsCollection } from '../../descriptions/common';
-import { getOptionalId, inputError } from '../../helpers/parameters';
+import { getOptionalId } from '../../helpers/parameters';
+import { inputError } from '../../../shared/inputError';
 import type { OperationResult, RunContext } from '../../types';
 import { Prober } from './prober';
 import { compatibilityReport } from './report';
+
+export const toolDescription = `Diagnose the Messaging service when its answers look wrong: probes it with GET requests only (unless the workflow turned on Write Probe) and returns one report of what the node detects (timestamp unit, list order, cursor, page size, ids, reactions, attachment URLs, rate-limit headers, error shape), each {result, status, evidence, nodeWill}, with the findings to look at in attention. Takes no arguments. About 4,500 characters.`;
 
 const properties: INodeProperties[] = [
 	{

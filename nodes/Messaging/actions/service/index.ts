@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolTexts } from '../../descriptions/tool';
 import type { MessagingOperation } from '../../types';
 import * as checkCompatibility from './checkCompatibility.operation';
 
 export const operations: Record<string, MessagingOperation> = { checkCompatibility };
+
+export const toolDescriptions = toolTexts(operations);
 
 export const description: INodeProperties[] = [
 	{

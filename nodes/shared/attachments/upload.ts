@@ -4,7 +4,7 @@
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiRequest } from '../../../shared/transport';
+import type { ApiRequest } from '../transport';
 import {
 	attachmentMetadata,
 	DEFAULT_FIELD_NAMES,
@@ -14,9 +14,9 @@ import {
 	textParts,
 	type AttachmentFieldNames,
 	type Part,
-} from '../../../shared/attachments/encoding';
-import { formBody, formValue, multipartBody, type FileToSend } from './fileBody';
-import { getAttachments, inputError } from '../parameters';
+} from './encoding';
+import { inputError } from '../inputError';
+import { formBody, formValue, multipartBody, type FileToSend } from './uploadBody';
 
 export interface UploadSettings {
 	multipart: boolean;
@@ -136,6 +136,41 @@ export async function readAttachmentInput(
 	return { given, json, files, urls, settings };
 }
 
+/** Attachments: a JSON array of objects, as text or as a value from an expression. */
+export function getAttachments(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): IDataObject[] | undefined {
+	const raw = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	let value = raw;
+	if (typeof raw === 'string') {
+		try {
+			value = JSON.parse(raw);
+		} catch {
+			throw inputError(
+				context,
+				itemIndex,
+				'Attachments',
+				'is not valid JSON (expected an array of objects)',
+			);
+		}
+	}
+	if (
+		!Array.isArray(value) ||
+		!value.every((a) => a !== null && typeof a === 'object' && !Array.isArray(a))
+	) {
+		throw inputError(
+			context,
+			itemIndex,
+			'Attachments',
+			'must be a JSON array of objects, like [{"name": "report.pdf"}]',
+		);
+	}
+	return value as IDataObject[];
+}
+
 /** The file's size in bytes without reading it: n8n records it when it stores the file. */
 async function binarySize(context: IExecuteFunctions, binary: IBinaryData): Promise<number> {
 	if (typeof binary.bytes === 'number') return binary.bytes;
@@ -146,7 +181,7 @@ async function binarySize(context: IExecuteFunctions, binary: IBinaryData): Prom
 /**
  * The request with its attachments: form fields (base64 data in the Data field) by default, or a
  * multipart body whose file parts are named like the Data field (`attachments[0][data]`). With files, the
- * body is read as it is sent (fileBody.ts).
+ * body is read as it is sent (uploadBody.ts).
  */
 export async function withAttachments(
 	context: IExecuteFunctions,

@@ -5,14 +5,9 @@
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { formPieces, StreamedFormValue, type RawBody } from '../../../shared/transport';
-import { encodeFormComponent } from '../../../shared/transport/form';
-import {
-	base64OfBytes,
-	decodablePieces,
-	formLength,
-	pieces,
-} from '../../../shared/attachments/base64';
+import { formPieces, StreamedFormValue, type RawBody } from '../transport';
+import { encodeFormComponent } from '../transport/form';
+import { base64OfBytes, decodablePieces, formLength, pieces } from './base64';
 import {
 	closingLine,
 	describeSize,
@@ -20,7 +15,7 @@ import {
 	partHeader,
 	type OutgoingFile,
 	type Part,
-} from '../../../shared/attachments/encoding';
+} from './encoding';
 import {
 	chunkLength,
 	openBody,
@@ -29,8 +24,8 @@ import {
 	type BodyPiece,
 	type Chunk,
 	type ReadableClass,
-} from '../../../shared/attachments/streams';
-import { inputError } from '../parameters';
+} from './streams';
+import { inputError } from '../inputError';
 
 export interface FileToSend {
 	file: OutgoingFile;

@@ -1,19 +1,21 @@
 /** Download Attachments on the Messaging node's reads: each message's attachments as binary fields. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { maxBytes } from '../../../shared/attachments/encoding';
-import {
-	downloadMessageAttachments,
-	type DownloadSettings,
-} from '../../../shared/attachments/download';
-import type { RunContext } from '../../types';
-import { ItemsWithBinary } from '../itemsWithBinary';
+import type { RequestOptions } from '../transport';
+import { downloadMessageAttachments, type DownloadSettings } from './download';
+import { maxBytes } from './encoding';
+import { ItemsWithBinary } from './itemsWithBinary';
+
+/** What the Messaging node's run gives a download: each item's request timeout. */
+export interface RunTimeouts {
+	requestOptions(itemIndex: number): RequestOptions;
+}
 
 /** The Download Attachments options of the item, or undefined when it is off. */
 export function readDownloadSettings(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	run: RunContext,
+	run: RunTimeouts,
 ): DownloadSettings | undefined {
 	if (context.getNodeParameter('options.downloadAttachments', itemIndex, false) !== true)
 		return undefined;
@@ -30,7 +32,7 @@ export function readDownloadSettings(
 export async function withDownloadedAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	run: RunContext,
+	run: RunTimeouts,
 	records: IDataObject | IDataObject[],
 ): Promise<IDataObject | IDataObject[] | ItemsWithBinary> {
 	const settings = readDownloadSettings(context, itemIndex, run);
@@ -47,7 +49,7 @@ export async function withDownloadedAttachments(
 export async function withReplyAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	run: RunContext,
+	run: RunTimeouts,
 	result: IDataObject & { reply: IDataObject },
 ): Promise<IDataObject | ItemsWithBinary> {
 	const settings = readDownloadSettings(context, itemIndex, run);

@@ -3,13 +3,13 @@
  * reactions counted, and without what a reader rarely needs and should not pass on (the sender's phone
  * number and avatar URL, epoch integers, ids of pinned messages). Pure: the caller says who "I" am.
  */
-import { idText, senderOf } from './ids';
+import { idText, senderOf } from '../ids';
 import {
 	resolveUnit,
 	timestampValue,
 	toMilliseconds,
 	type TimestampUnitSetting,
-} from './timestamps';
+} from '../timestamps';
 
 type Record_ = Record<string, unknown>;
 

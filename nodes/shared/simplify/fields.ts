@@ -1,3 +1,4 @@
+/** The Simplify toggles: the Messaging node's (one per output kind, by version) and the trigger's option. */
 import type { INodeProperties } from 'n8n-workflow';
 
 type What = 'message' | 'messages' | 'conversation' | 'conversations' | 'reply';
@@ -42,3 +43,13 @@ export function simplifyFields(what: What): INodeProperties[] {
 		},
 	];
 }
+
+/** The trigger's option (off by default in both versions: existing workflows keep the raw records). */
+export const triggerSimplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to emit each message as a compact record (sender, from_me, text, times in ISO 8601, reactions counted, attachment names; no phone numbers or avatar URLs) instead of the service's raw record",
+};

@@ -12,14 +12,9 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
-import {
-	BINARY_PREFIX,
-	downloadAttachment,
-	failureText,
-	type DownloadSettings,
-} from '../shared/attachments/download';
-import { binaryFieldName, maxBytes } from '../shared/attachments/encoding';
-import type { TriggerMessage } from './triggerState';
+import { BINARY_PREFIX, downloadAttachment, failureText, type DownloadSettings } from './download';
+import { binaryFieldName, maxBytes } from './encoding';
+import type { ListedMessage } from '../listedMessage';
 
 interface Downloaded {
 	binary: IBinaryKeyData;
@@ -61,7 +56,7 @@ export function downloadBudget(intervalMs: number, now = Date.now()): DownloadBu
  */
 export async function downloadTriggerAttachments(
 	context: IPollFunctions | ITriggerFunctions,
-	messages: TriggerMessage[],
+	messages: ListedMessage[],
 	budget: DownloadBudget = downloadBudget(ONE_MINUTE_MS),
 ): Promise<void> {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
@@ -138,7 +133,7 @@ export function attachmentOutput(message: object): {
  */
 export function withAttachmentOutput(
 	items: INodeExecutionData[],
-	messages: TriggerMessage[],
+	messages: ListedMessage[],
 ): INodeExecutionData[] {
 	const outputs = messages.map((message) => attachmentOutput(message));
 	if (outputs.every((o) => !o.binary && Object.keys(o.json).length === 0)) return items;

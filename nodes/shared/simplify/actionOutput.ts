@@ -1,5 +1,8 @@
+/** Simplify on the Messaging node's output: each item's records as its operation's kind (records.ts). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { idText, senderOf } from '../ids';
+import type { TimestampUnitSetting } from '../timestamps';
 import {
 	otherContactOf,
 	simplifyConversation,
@@ -7,10 +10,15 @@ import {
 	simplifyReply,
 	withoutEmpty,
 	type SimplifyContext,
-} from '../../shared/simplify';
-import type { TimestampUnitSetting } from '../../shared/timestamps';
-import { idText, senderOf } from '../../shared/ids';
-import type { RunContext, SimplifyAs } from '../types';
+} from './records';
+
+/** What an operation returns, as Simplify reads it: a message (one sent by the account), a conversation, a reply wait. */
+export type SimplifyAs = 'message' | 'sentMessage' | 'conversation' | 'reply';
+
+/** What the Messaging node's run tells Simplify: the conversations it has read, by id. */
+export interface RunConversations {
+	conversations: Map<string, IDataObject>;
+}
 
 /** Whether the item asks for Simplify (absent on operations without the toggle). */
 export function wantsSimplify(context: IExecuteFunctions, itemIndex: number): boolean {
@@ -21,7 +29,7 @@ export function wantsSimplify(context: IExecuteFunctions, itemIndex: number): bo
 export function simplifyRecords(
 	records: IDataObject[],
 	as: SimplifyAs,
-	run: RunContext,
+	run: RunConversations,
 	unit: TimestampUnitSetting,
 	own: string[],
 	compact = false,
