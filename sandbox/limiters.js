@@ -34,6 +34,20 @@ function duration(ms) {
  * @param {object} spec `{shape, perSecond, burst, limit, windowMs, retryAfterMs, retryAfter, headers, clock}`
  * @returns the limiter, or null when `spec` is null/false
  */
+/**
+ * @typedef {object} Limiter
+ * @property {string} shape
+ * @property {string} retryAfter
+ * @property {string} headers
+ * @property {() => number} clock
+ * @property {(now: number) => { allowed: boolean, waitMs: number }} take
+ * @property {(now: number) => { limit: number, remaining: number, resetMs: number, windowMs: number | undefined }} state
+ * @property {() => boolean} [acquire] the concurrency cap's admission on arrival
+ * @property {() => void} [release] the concurrency cap's slot given back
+ * @property {number} [retryAfterMs] the concurrency cap's wait hint
+ */
+
+/** @returns {Limiter | null} */
 function createLimiter(spec) {
 	if (!spec) return null;
 	const shape = spec.shape ?? 'token-bucket';

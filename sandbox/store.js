@@ -65,6 +65,7 @@ class Store {
 		return `${prefix}_${String(this.counters[prefix]).padStart(8, '0')}`;
 	}
 
+	/** @param {{ id?: string, username?: string, phoneNumber?: string, createdAt?: number }} [contact] */
 	addContact({ id, username, phoneNumber, createdAt } = {}) {
 		const contact = {
 			id: id ?? this.nextId('ct'),
@@ -79,6 +80,7 @@ class Store {
 		return contact;
 	}
 
+	/** @param {{ id?: string, name?: string, contactIds?: string[] }} [group] */
 	addGroup({ id, name, contactIds = [] } = {}) {
 		const group = { id: id ?? this.nextId('grp'), name: name ?? 'Group', contact_ids: contactIds };
 		this.groups.set(group.id, group);
@@ -99,6 +101,7 @@ class Store {
 		return conversation;
 	}
 
+	/** @param {{ contact_id?: string, group_id?: string, created_at?: number }} [conversation] */
 	createConversation({ contact_id, group_id, created_at } = {}) {
 		const contactId = emptyToNull(contact_id);
 		const groupId = emptyToNull(group_id);
@@ -154,11 +157,13 @@ class Store {
 
 	listConversations(filters) {
 		let list = [...this.conversations.values()];
-		for (const [name, test] of [
+		/** @type {Array<[string, (c: any) => boolean]>} */
+		const flags = [
 			['muted', (c) => c.is_muted],
 			['archived', (c) => c.archived_at !== null],
 			['pinned', (c) => c.is_pinned],
-		]) {
+		];
+		for (const [name, test] of flags) {
 			if (filters[name] === undefined) continue;
 			const wanted = parseBoolean(filters[name], name);
 			list = list.filter((c) => test(c) === wanted);
@@ -175,7 +180,12 @@ class Store {
 		return message;
 	}
 
-	/** `created_at` may be given by tests to model clock skew on the service. */
+	/**
+	 * `created_at` may be given by tests to model clock skew on the service.
+	 * @param {string} senderId
+	 * @param {{ conversation_id: string, message: string, attachments?: unknown }} fields
+	 * @param {{ createdAt?: number }} [options]
+	 */
 	sendMessage(senderId, { conversation_id, message, attachments }, { createdAt } = {}) {
 		if (conversation_id === undefined || conversation_id === '')
 			throw invalid('conversation_id is required');
@@ -246,6 +256,9 @@ class Store {
 	/**
 	 * A long history, fast: `count` messages in one conversation, `step` units apart, the last at `endAt`
 	 * (default now), sent by `senderId` (default the conversation's contact, else ct_me). Returns the first and last ids.
+	 * @param {string} conversationId
+	 * @param {number} count
+	 * @param {{ senderId?: string, endAt?: number, step?: number, text?: (i: number) => string }} [options]
 	 */
 	addHistory(
 		conversationId,

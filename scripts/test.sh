@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (`npm test`): build, n8n's community-node lint, formatting, n8n's verification
 # scanner on the packed tarball, the links of the README, docs/ and codex files, the GitHub Actions workflows,
-# then the jest suites; finally a check that no secret used by the tests
+# the layout's rules, the tests' type check, then the jest suites; finally a check that no secret used by the tests
 # appears anywhere in their output.
 # `--long` runs only the long property and scale suites (test/**/*.long.test.js), which CI also runs.
 set -euo pipefail
@@ -15,12 +15,29 @@ if [ "$long" = false ]; then
 	# folders in git-ignored folders of the project, where n8n's lint (whose config must stay the default)
 	# would read that bundle too.
 	find .e2e .queue .ui .demo .bench -type d -name .cache -prune -exec rm -rf {} + 2>/dev/null || true
-	node node_modules/@n8n/node-cli/bin/n8n-node.mjs lint
-	node node_modules/prettier/bin/prettier.cjs --check . --log-level warn
-	node scripts/check/scan-package.mjs
-	node scripts/check/links.mjs
-	node scripts/check/workflows.mjs
-	node scripts/check/layout.mjs
+	# The checks in two lanes, one per core (each check is one process); each lane's output is shown whole
+	# when both are done, and the first failure of a lane ends that lane.
+	lanes=$(mktemp -d)
+	(
+		node node_modules/@n8n/node-cli/bin/n8n-node.mjs lint
+		node scripts/check/scan-package.mjs
+		node scripts/check/links.mjs
+		node scripts/check/workflows.mjs
+	) >"$lanes/a" 2>&1 &
+	lane_a=$!
+	(
+		node node_modules/prettier/bin/prettier.cjs --check . --log-level warn
+		node scripts/check/layout.mjs
+		# The tests' type check: their JavaScript read with the package's types (test/tsconfig.json).
+		node node_modules/typescript/bin/tsc -p test
+	) >"$lanes/b" 2>&1 &
+	lane_b=$!
+	checks=0
+	wait "$lane_a" || checks=1
+	wait "$lane_b" || checks=1
+	cat "$lanes/a" "$lanes/b"
+	rm -rf "$lanes"
+	if [ "$checks" -ne 0 ]; then exit 1; fi
 fi
 results=$(mktemp)
 output=$(mktemp)

@@ -161,7 +161,7 @@ describe('Retry-After forms', () => {
 		const before = Date.now();
 		limited = await get();
 		const after = Date.now();
-		const date = limited.headers['retry-after'];
+		const date = /** @type {string} */ (limited.headers['retry-after']);
 		expect(date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
 		expect(Date.parse(date)).toBeGreaterThanOrEqual(Math.floor((before + 30_000) / 1000) * 1000);
 		expect(Date.parse(date)).toBeLessThanOrEqual(Math.ceil((after + 30_000) / 1000) * 1000);
@@ -189,7 +189,9 @@ describe('Retry-After forms', () => {
 		for (let i = 0; i < 5; i++) answers.push((await get()).headers);
 		expect([answers[0]['retry-after'], answers[0]['retry-after-ms']]).toEqual(['2', undefined]);
 		expect([answers[1]['retry-after'], answers[1]['retry-after-ms']]).toEqual(['1', '250']);
-		expect(Date.parse(answers[2]['retry-after'])).toBeGreaterThan(Date.now());
+		expect(Date.parse(/** @type {string} */ (answers[2]['retry-after']))).toBeGreaterThan(
+			Date.now(),
+		);
 		expect([answers[3]['retry-after'], answers[3]['retry-after-ms']]).toEqual(['-3', undefined]);
 		expect(answers[4]['retry-after']).toBe('soon');
 	});

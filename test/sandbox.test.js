@@ -6,6 +6,11 @@ const { startSandbox, TOKEN } = require('./harness/sandbox');
 let sandbox;
 afterEach(() => sandbox?.stop());
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: string | object, token?: string, json?: boolean }} [options]
+ */
 async function call(method, path, { body, token = TOKEN, json } = {}) {
 	const headers = token ? { authorization: `Bearer ${token}` } : {};
 	if (body !== undefined)

@@ -57,11 +57,17 @@ export function fromMilliseconds(milliseconds: number, unit: TimestampUnit): num
 	return unit === 'milliseconds' ? Math.round(milliseconds) : Math.floor(milliseconds / 1000);
 }
 
+/** The `<field>_iso` twins withIsoTimestamps adds: an ISO date, or null for a null field. */
+export type IsoTimestamps = { [field: `${string}_iso`]: string | null };
+
 /**
  * Adds `<field>_iso` beside every timestamp field of a record and of its embedded contact;
  * the timestamps themselves stay as the service sent them (numbers, or numbers as text).
  */
-export function withIsoTimestamps<T extends object>(record: T, setting: TimestampUnitSetting): T {
+export function withIsoTimestamps<T extends object>(
+	record: T,
+	setting: TimestampUnitSetting,
+): T & IsoTimestamps {
 	const result: Record<string, unknown> = { ...(record as Record<string, unknown>) };
 	for (const field of TIMESTAMP_FIELDS) {
 		const value = timestampValue(result[field]);
@@ -76,7 +82,7 @@ export function withIsoTimestamps<T extends object>(record: T, setting: Timestam
 	if (contact !== null && typeof contact === 'object' && !Array.isArray(contact)) {
 		result.contact = withIsoTimestamps(contact as object, setting);
 	}
-	return result as T;
+	return result as T & IsoTimestamps;
 }
 
 const ISO_DATE =

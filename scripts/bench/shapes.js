@@ -145,6 +145,7 @@ function shapeVerdict(row) {
  * `repeats` times (the reference once). `runOne(workload, key)` returns runN8n's result (plus
  * sendOrder's for Send). A cell's row is its median run by × minimum, with every run's figures in `runs`;
  * failed items and duplicates are summed over all its runs, so one bad run fails the cell.
+ * @param {{ sandbox: any, sizes: any, runOne: Function, wantedShape?: (shape: string) => boolean, repeats?: number }} options
  */
 async function measureShapes({ sandbox, sizes, runOne, wantedShape = () => true, repeats = 1 }) {
 	const rows = [];

@@ -236,6 +236,8 @@ function sentence(text) {
 /**
  * The table rows of `properties` and every option nested in them. `path` names the collections above;
  * `notes(property)` adds words to a property's description (its versions, say).
+ * @param {any[]} properties
+ * @param {{ scope: Function, skip?: string[], path?: string[], notes?: (property: any, top: boolean) => string[] }} options
  */
 function rows(properties, { scope, skip = [], path = [], notes = () => [] }) {
 	const out = [];

@@ -13,97 +13,24 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const n8n = require('../../scripts/lib/n8n');
-const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
 const { createChecks } = require('../../scripts/lib/checks');
+const {
+	TOKEN,
+	ANN_TOKEN,
+	BOB_TOKEN,
+	EVE_TOKEN,
+	HOSTILE,
+	withChromium,
+	waitFor,
+	startSendAndWaitSandbox,
+	sendAndWaitWorkflows,
+} = require('./sendAndWaitWorkflows');
 
-const TOKEN = 'e2e-sw-token-me';
-const ANN_TOKEN = 'e2e-sw-token-ann';
-const BOB_TOKEN = 'e2e-sw-token-bob';
-const EVE_TOKEN = 'e2e-sw-token-eve';
 const BROWSER =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const TYPE = 'n8n-nodes-messaging.messaging';
-const credentials = { messagingApi: { id: wf.CREDENTIAL_ID, name: 'Messaging (sandbox)' } };
-const byId = (value) => ({ __rl: true, mode: 'id', value });
 
 const { check, elapsed, finish, abort } = createChecks('e2e', { timed: true });
-const HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.title=1">';
-
-/** Debian's Chromium (scripts/ui/browser.js installs it on CI), scripts on, as a scanner or a person. */
-async function withChromium(use) {
-	const { chromium } = require('playwright-core');
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
-	});
-	try {
-		return await use(await browser.newPage());
-	} finally {
-		await browser.close();
-	}
-}
-
-async function waitFor(what, probe, timeoutMs) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline)
-			throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
-}
-
-/** Webhook trigger (GET /webhook/<path>) -> the step under test -> Log: "<tag> <JSON of its output>". */
-function webhookWorkflow(id, tag, step, logConversation) {
-	return {
-		id,
-		name: `E2E ${tag}`,
-		nodes: [
-			{
-				id: `${id}-hook`,
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: crypto.randomUUID(),
-				parameters: { httpMethod: 'GET', path: tag, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: crypto.randomUUID(),
-				name: 'Ask',
-				type: TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: step,
-				credentials,
-			},
-			{
-				id: `${id}-log`,
-				name: 'Log',
-				type: TYPE,
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: {
-					resource: 'message',
-					operation: 'send',
-					conversationId: byId(logConversation),
-					text: `=${tag} {{ JSON.stringify($json) }}`,
-				},
-				credentials,
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Log', type: 'main', index: 0 }]] },
-		},
-		active: false,
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
-}
 
 async function main() {
 	n8n.ensureN8n();
@@ -115,42 +42,8 @@ async function main() {
 	const user = path.join(work, 'user');
 	fs.mkdirSync(user, { recursive: true });
 
-	const sandbox = await createSandbox({
-		tokens: {
-			[TOKEN]: 'ct_me',
-			[ANN_TOKEN]: 'ct_ann',
-			[BOB_TOKEN]: 'ct_bob',
-			[EVE_TOKEN]: 'ct_eve',
-		},
-		seed: 'none',
-	}).start();
-	const { store } = sandbox;
-	store.addContact({ id: 'ct_bob', username: 'bob' });
-	const approvals = store.createConversation({ contact_id: 'ct_ann' }).id;
-	const questions = store.createConversation({ contact_id: 'ct_ann' }).id;
-	const elsewhere = store.createConversation({ contact_id: 'ct_ann' }).id;
-	const log = store.createConversation({ contact_id: 'ct_bob' }).id;
-	const votes = store.createConversation({ contact_id: 'ct_ann' }).id;
-	store.addContact({ id: 'ct_eve', username: 'ct_ann' }); // names herself after ann's ID
-	const logged = (tag) =>
-		store
-			.listMessages({ conversation_id: log })
-			.map((m) => m.message)
-			.filter((t) => t.startsWith(`${tag} `))
-			.map((t) => JSON.parse(t.slice(tag.length + 1)));
-	/** Writes a message over HTTP with a token, as that account's own client would. */
-	const post = async (token, conversationId, message) => {
-		const response = await fetch(`${sandbox.url}/v1/messages`, {
-			method: 'POST',
-			headers: {
-				authorization: `Bearer ${token}`,
-				'content-type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({ conversation_id: conversationId, message }),
-		});
-		assert.equal(response.status, 200);
-		return await response.json();
-	};
+	const { sandbox, store, approvals, questions, elsewhere, log, votes, logged, post } =
+		await startSendAndWaitSandbox();
 	console.log(`e2e: sandbox on ${sandbox.url}`);
 
 	let app;
@@ -160,119 +53,7 @@ async function main() {
 		const credentialsFile = path.join(work, 'credentials.json');
 		fs.writeFileSync(credentialsFile, JSON.stringify([wf.credential(`${sandbox.url}/`, TOKEN)]));
 		await n8n.n8nCli(user, ['import:credentials', `--input=${credentialsFile}`]);
-		const approve = {
-			resource: 'message',
-			operation: 'sendAndWait',
-			conversationId: byId(approvals),
-			message: '={{ "Archive " + ($json.query.who ?? "it") + "?" }}',
-			approvalOptions: { values: { approvalType: 'double' } },
-		};
-		const workflows = [
-			webhookWorkflow(
-				'e2eSwApprove001',
-				'approve',
-				{ ...approve, options: { updateRequestMessage: true } },
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwTimeout001',
-				'timeout',
-				{
-					...approve,
-					options: {
-						limitWaitTime: {
-							values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
-						},
-						updateRequestMessage: true,
-					},
-				},
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwFreeText01',
-				'freetext',
-				{ ...approve, responseType: 'freeText', message: 'Why archive?' },
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwHostile001',
-				'hostile',
-				{
-					...approve,
-					responseType: 'freeText',
-					message: HOSTILE,
-					options: { responseFormTitle: HOSTILE, responseFormButtonLabel: HOSTILE },
-				},
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwCustomFm01',
-				'customform',
-				{
-					...approve,
-					responseType: 'customForm',
-					message: 'Refund order 1042?',
-					formFields: {
-						values: [
-							{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
-							{
-								fieldLabel: 'Checks',
-								fieldType: 'checkbox',
-								fieldOptions: { values: [{ option: 'ID seen' }, { option: 'Receipt seen' }] },
-							},
-							{ fieldLabel: HOSTILE, fieldType: 'text' },
-							{ fieldLabel: 'Refund on', fieldType: 'date' },
-						],
-					},
-				},
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwReaction01',
-				'reaction',
-				{
-					resource: 'message',
-					operation: 'sendAndWaitForReply',
-					conversationId: byId(questions),
-					message: 'Deploy 2.4 to production?',
-					responseType: 'approvalByReaction',
-					approvers: 'ct_ann',
-					replyTimeout: 120,
-					checkInterval: 0.5,
-				},
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwKeyword001',
-				'keyword',
-				{
-					resource: 'message',
-					operation: 'sendAndWaitForReply',
-					conversationId: byId(votes),
-					message: 'Refund order 7 (90 EUR)?',
-					responseType: 'approvalByKeyword',
-					approvers: 'ct_ann, ct_bob',
-					approvalsRequired: 2,
-					replyTimeout: 120,
-					checkInterval: 0.5,
-					options: { updateRequestMessage: true },
-				},
-				log,
-			),
-			webhookWorkflow(
-				'e2eSwReply00001',
-				'reply',
-				{
-					resource: 'message',
-					operation: 'sendAndWaitForReply',
-					conversationId: byId(questions),
-					message: 'Which size, S or M?',
-					replyTimeout: 120,
-					checkInterval: 0.5,
-				},
-				log,
-			),
-		];
+		const workflows = sendAndWaitWorkflows({ approvals, questions, votes, log });
 		await n8n.importWorkflows(user, path.join(work, 'workflows'), workflows);
 		for (const workflow of workflows) await n8n.publishWorkflow(user, workflow.id);
 		const port = await n8n.freePort();

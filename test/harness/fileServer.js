@@ -7,7 +7,10 @@
 const http = require('node:http');
 const zlib = require('node:zlib');
 
-/** `host`: another loopback address (127.0.0.2) stands for a service on the internal network. */
+/**
+ * `host`: another loopback address (127.0.0.2) stands for a service on the internal network.
+ * @param {{ host?: string }} [options]
+ */
 async function startFileServer({ host = '127.0.0.1' } = {}) {
 	const routes = new Map();
 	const sockets = new Set();
@@ -94,8 +97,8 @@ async function startFileServer({ host = '127.0.0.1' } = {}) {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise((resolve) => server.listen(0, host, resolve));
-	files.url = `http://${host}:${server.address().port}`;
+	await new Promise((resolve) => server.listen(0, host, () => resolve(undefined)));
+	files.url = `http://${host}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
 	return files;
 }
 

@@ -12,10 +12,23 @@ const { WorkflowExecute } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
 /**
+ * @typedef {object} RunOptions
+ * @property {object} parameters the Messaging node's parameters
+ * @property {object} credentials the credential's data
+ * @property {unknown[]} [input] Feed's items (see n8nCore.js's feedItem)
+ * @property {string} [nodeId]
+ * @property {import('n8n-workflow').INode['onError']} [onError]
+ * @property {number} [typeVersion]
+ * @property {string} [type]
+ */
+
+/**
  * Runs Feed -> Messaging once. Returns { items, outputs, error, hints }: the Messaging node's (first)
  * output items, every output (with `onError: 'continueErrorOutput'` the second is the error output),
  * the error that stopped the run (if any), and the execution hints it added. `continueOnFail` is
  * `onError: 'continueRegularOutput'`.
+ * @param {RunOptions & { continueOnFail?: boolean }} options
+ * @returns {Promise<import('./types').MessagingRun>}
  */
 async function runMessagingNode({
 	continueOnFail = false,
@@ -30,6 +43,8 @@ async function runMessagingNode({
  * Starts Feed -> Messaging like runMessagingNode, but hands back the running execution so a test can
  * cancel it (n8n's cancel: the execution's AbortSignal fires). `done` resolves with runMessagingNode's result and
  * { waitTill, status }: waitTill is set when the node parked the execution (putExecutionToWait).
+ * @param {RunOptions} options
+ * @returns {{ cancel: () => void, done: Promise<import('./types').ParkedRun> }}
  */
 function startMessagingRun({
 	parameters,
@@ -40,6 +55,7 @@ function startMessagingRun({
 	typeVersion = 1,
 	type = 'n8n-nodes-messaging.messaging',
 }) {
+	/** @type {import('n8n-workflow').INode[]} */
 	const nodes = [
 		{
 			id: '1',
@@ -60,6 +76,7 @@ function startMessagingRun({
 			...(onError ? { onError } : {}),
 		},
 	];
+	/** @type {import('n8n-workflow').IConnections} */
 	const connections = { Feed: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } };
 	const workflowData = {
 		id: 'wf-1',
@@ -76,14 +93,14 @@ function startMessagingRun({
 	});
 	const done = Promise.resolve(execution).then((run) => {
 		const taskData = run.data.resultData.runData.Messaging?.[0];
-		return {
+		return /** @type {import('./types').ParkedRun} */ ({
 			items: taskData?.data?.main?.[0] ?? [],
 			outputs: taskData?.data?.main ?? [],
 			error: run.data.resultData.error ?? taskData?.error,
 			hints: taskData?.hints ?? [],
 			waitTill: run.waitTill ?? run.data.waitTill,
 			status: run.status,
-		};
+		});
 	});
 	return { cancel: () => execution.cancel(), done };
 }

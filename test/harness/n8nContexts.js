@@ -6,6 +6,7 @@ const { Workflow } = require('n8n-workflow');
 
 /** A workflow of the Messaging node alone, as n8n builds one to call a webhook or a picker. */
 function messagingAlone(parameters, nodeId) {
+	/** @type {import('n8n-workflow').INode} */
 	const node = {
 		id: nodeId,
 		name: 'Messaging',
@@ -34,6 +35,7 @@ function messagingAlone(parameters, nodeId) {
  * Calls the Messaging node's webhook() through n8n-core's WebhookContext, as n8n does when a resume link
  * is opened: `url` is the request's path and query, `input` the waiting node's input items.
  * Resolves with the HTTP answer the node wrote and the webhook's result.
+ * @param {{ parameters: object, credentials: object, method?: string, url: string, headers?: Record<string, string>, body?: unknown, input?: object[], nodeId?: string }} options
  */
 async function callMessagingWebhook({
 	parameters,
@@ -75,25 +77,32 @@ async function callMessagingWebhook({
 		httpRequest: request,
 		httpResponse: response,
 	};
-	const runExecutionData = {
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			contextData: {},
-			nodeExecutionStack: [
-				{ node, data: { main: [input.map((json) => ({ json }))] }, source: null },
-			],
-			waitingExecution: {},
-			waitingExecutionSource: {},
-		},
-	};
-	const webhookData = {
+	// n8n builds it branded (createRunExecutionData); the fields are the same.
+	const runExecutionData = /** @type {import('n8n-workflow').IRunExecutionData} */ (
+		/** @type {unknown} */ ({
+			version: 1, // the shape n8n 2.x stores and hands the node
+			startData: {},
+			resultData: { runData: {} },
+			executionData: {
+				contextData: {},
+				nodeExecutionStack: [
+					{ node, data: { main: [input.map((json) => ({ json }))] }, source: null },
+				],
+				waitingExecution: {},
+				waitingExecutionSource: {},
+				metadata: {},
+			},
+		})
+	);
+
+	/** @type {import('n8n-workflow').IWebhookData} */
+	const webhookData = /** @type {any} */ ({
 		httpMethod: method,
 		node: node.name,
 		path: nodeId,
 		webhookDescription: { name: 'default', restartWebhook: true },
 		workflowId: 'wf-1',
-	};
+	});
 	const context = new WebhookContext(
 		workflow,
 		node,
@@ -110,6 +119,8 @@ async function callMessagingWebhook({
 /**
  * Calls a "From List" search method of the Messaging node as the editor does, through n8n-core's
  * LoadOptionsContext: `parameters` are the node's current parameters (the picker reads them).
+ * @param {string} method
+ * @param {{ parameters?: object, credentials: object, filter?: string, paginationToken?: string }} options
  */
 async function searchList(method, { parameters = {}, credentials, filter, paginationToken }) {
 	const { node, workflowData, workflow } = messagingAlone(parameters, '2');

@@ -16,6 +16,16 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 process.env.N8N_LOG_LEVEL ??= 'silent'; // n8n logs every node error; the tests assert on the errors themselves
 require('reflect-metadata');
 const { ExecutionLifecycleHooks } = require('n8n-core');
+// n8n-core's SSH client manager keeps a 60 s cleanup interval until n8n shuts down, and the interval holds
+// everything the test file loaded: each file's copy would stay in jest's worker (~18 MB a file). No test
+// opens an SSH tunnel; the manager is shut down as soon as it exists.
+{
+	const { Container } = require(
+		require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+	);
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
+	Container.get(SSHClientsManager).onShutdown();
+}
 
 // The files bench (--compare) runs an older build through the same harness.
 const dist = process.env.MESSAGING_DIST
@@ -47,8 +57,9 @@ class Feed {
 		outputs: ['main'],
 		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
 	};
+	/** @this {import('n8n-workflow').IExecuteFunctions} */
 	async execute() {
-		const items = JSON.parse(this.getNodeParameter('items', 0));
+		const items = JSON.parse(/** @type {string} */ (this.getNodeParameter('items', 0)));
 		return [await Promise.all(items.map((item) => feedItem(this, item)))];
 	}
 }
@@ -83,14 +94,19 @@ const NODE_TYPES = {
 };
 const credentialType = new MessagingApi();
 
+/** @type {import('n8n-workflow').INodeTypes} */
 const nodeTypes = {
 	getByName: (type) => NODE_TYPES[type],
 	getByNameAndVersion: (type) => NODE_TYPES[type],
 	getKnownTypes: () => ({}),
 };
 
+/**
+ * n8n's CredentialsHelper (an abstract class) as far as these runs call it.
+ * @returns {import('n8n-workflow').ICredentialsHelper}
+ */
 function credentialsHelper(credentialData) {
-	return {
+	return /** @type {any} */ ({
 		getParentTypes: () => [],
 		getCredentialsProperties: () => credentialType.properties,
 		isCredentialUsableByNode: () => true,
@@ -107,11 +123,15 @@ function credentialsHelper(credentialData) {
 			const { authenticate } = credentialType;
 			return await authenticate(credentials, requestOptions);
 		},
-	};
+	});
 }
 
+/**
+ * n8n's additional data for an execution, as far as n8n-core reads it in these runs.
+ * @returns {import('n8n-workflow').IWorkflowExecuteAdditionalData}
+ */
 function additionalData(credentials, workflowData) {
-	return {
+	return /** @type {import('n8n-workflow').IWorkflowExecuteAdditionalData} */ ({
 		credentialsHelper: credentialsHelper(credentials),
 		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', workflowData),
 		executionId: 'test-execution',
@@ -125,7 +145,7 @@ function additionalData(credentials, workflowData) {
 		userId: 'test-user',
 		currentNodeParameters: undefined,
 		executionTimeoutTimestamp: undefined,
-	};
+	});
 }
 
 const CREDENTIAL_REF = { messagingApi: { id: 'cred-1', name: 'Messaging account' } };

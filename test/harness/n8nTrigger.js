@@ -15,6 +15,10 @@ const TRIGGER_FILE = path.join(dist, 'nodes/MessagingTrigger/MessagingTrigger.no
 
 /** n8n-core's TriggerContext, with its logger observed (the trigger logs when a check is over). */
 class ObservedTriggerContext extends TriggerContext {
+	/** Told each log line: set by the test's host. @type {((level: string, message: string, meta?: object) => void) | undefined} */
+	onLog;
+
+	/** @returns {any} n8n's logger as far as the trigger uses it */
 	get logger() {
 		const context = this;
 		const log = (level) => (message, meta) => context.onLog?.(level, message, meta);
@@ -42,6 +46,7 @@ function versionedNodeTypes(triggerType = new (require(TRIGGER_FILE).MessagingTr
  */
 function loadTriggerInNewProcess() {
 	const n8nWorkflow = require('n8n-workflow'); // n8n's own module stays loaded across the package's "processes"
+	/** @type {new () => import('n8n-workflow').IVersionedNodeType} */
 	let TriggerClass;
 	jest.isolateModules(() => {
 		jest.doMock('n8n-workflow', () => n8nWorkflow);
@@ -50,6 +55,7 @@ function loadTriggerInNewProcess() {
 	return new TriggerClass();
 }
 
+/** @returns {import('n8n-workflow').INode} */
 function triggerNode(typeVersion, parameters) {
 	return {
 		id: 'node-trigger-1',
@@ -62,7 +68,10 @@ function triggerNode(typeVersion, parameters) {
 	};
 }
 
-/** Version 1 (polling) through n8n-core's PollContext; static data persists between polls. */
+/**
+ * Version 1 (polling) through n8n-core's PollContext; static data persists between polls.
+ * @param {{ parameters?: object, credentials: object, mode?: import('n8n-workflow').WorkflowExecuteMode }} options
+ */
 function createPollingTrigger({ parameters = {}, credentials, mode = 'trigger' }) {
 	const node = triggerNode(1, parameters);
 	const workflowData = {
@@ -80,13 +89,14 @@ function createPollingTrigger({ parameters = {}, credentials, mode = 'trigger' }
 	return {
 		workflow,
 		state: () => workflow.staticData[`node:${node.name}`],
+		/** @param {import('n8n-workflow').WorkflowExecuteMode} [pollMode] */
 		async poll(pollMode = mode) {
 			const context = new PollContext(
 				workflow,
 				workflow.getNode(node.name),
 				data,
 				pollMode,
-				'trigger',
+				'init', // the activation mode: the workflow was active when n8n started
 			);
 			return await nodeType.poll.call(context);
 		},
@@ -125,7 +135,10 @@ async function fetchTestEvent({ parameters = {}, credentials, typeVersion = 2 })
 	};
 }
 
-/** Fake timers for driving a trigger: loopback I/O and the event loop's own turns stay real. */
+/**
+ * Fake timers for driving a trigger: loopback I/O and the event loop's own turns stay real.
+ * @type {import('@jest/types').Config.FakeTimersConfig}
+ */
 const TRIGGER_FAKE_TIMERS = {
 	doNotFake: [
 		'nextTick',

@@ -87,6 +87,7 @@ const WALL_START = Date.UTC(2026, 0, 1) + 370;
 /**
  * One run: `requests` requests at `parallel` in flight through one `new Pacer({now})` against the limiter
  * `rateLimit` (sandbox settings: {shape, perSecond, burst, limit, windowMs, retryAfter, headers}).
+ * @param {{ latencyMs?: number, jitterMs?: number, Pacer: any, rateLimit?: object, requests: number, parallel: number, seed?: number, method?: string, limiter?: object, warmUpExtra?: number[] }} run
  */
 async function simulate({
 	latencyMs = LATENCY_MS,
@@ -189,7 +190,8 @@ async function simulate({
 							);
 							attempts.rateLimited += 1;
 							if (!retry.retry) {
-								if (retry.reason === 'exhausted') pacer.gaveUp(attempts.firstSentAt);
+								if (retry.retry === false && retry.reason === 'exhausted')
+									pacer.gaveUp(attempts.firstSentAt);
 								return finish(false);
 							}
 							// As the transport: the refused request waits alone (Retry-After, else the backoff).
@@ -260,10 +262,12 @@ function benchmarkCells() {
 	const { shapeLimiters } = require('../../scripts/bench/shapes');
 	const cells = [];
 	for (const limiter of shapeLimiters()) {
-		for (const [workload, requests] of [
+		/** @type {Array<[string, number]>} */
+		const workloads = [
 			['Get', 2000],
 			['Send', 1000],
-		]) {
+		];
+		for (const [workload, requests] of workloads) {
 			for (const parallel of [8, 32]) {
 				cells.push({
 					label: `${limiter.label} | ${workload} (${parallel})`,

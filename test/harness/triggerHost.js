@@ -77,6 +77,7 @@ function createTriggerHost({
 	 * `dieAtEmit`: the process is killed at its first emit, after n8n started saving static data and before
 	 * it created the execution (also settable later as `host.process.dieAtEmit`). `keylessEmit`: an emit of
 	 * three parameters that drops the deduplication key, as n8n before 2.20 has it.
+	 * @param {{ activation?: import('n8n-workflow').WorkflowActivateMode, sameProcess?: boolean, dieAtEmit?: boolean, keylessEmit?: boolean }} [options]
 	 */
 	host.start = async ({
 		activation = 'init',
@@ -187,7 +188,7 @@ function createTriggerHost({
 		);
 		if (keylessEmit) {
 			const keyed = context.emit.bind(context);
-			context.emit = (items, responsePromise, donePromise) =>
+			/** @type {{ emit: Function }} */ (context).emit = (items, responsePromise, donePromise) =>
 				keyed(items, responsePromise, donePromise);
 		}
 		context.onLog = (level, message) => {

@@ -7,17 +7,19 @@
  */
 const { createPollingTrigger, createTriggerHost } = require('./n8n');
 
+/** @param {{ parameters?: object, credentials: object }} options */
 function pollingVersion({ parameters = {}, credentials }) {
 	const trigger = createPollingTrigger({ parameters, credentials });
 	return {
 		version: 1,
 		check: () => trigger.poll(),
 		fetchTestEvent: () => trigger.poll('manual'),
-		state: () => trigger.state()?.state,
+		state: () => /** @type {Record<string, any> | undefined} */ (trigger.state())?.state,
 		async stop() {},
 	};
 }
 
+/** @param {{ parameters?: object, credentials: object }} options */
 function triggerVersion({ parameters = {}, credentials }) {
 	const host = createTriggerHost({
 		credentials,
@@ -59,6 +61,10 @@ function triggerVersion({ parameters = {}, credentials }) {
 	};
 }
 
+/**
+ * Each version's name and maker, for `describe.each`.
+ * @type {Array<[string, typeof pollingVersion | typeof triggerVersion]>}
+ */
 const VERSIONS = [
 	['v1 (polling)', pollingVersion],
 	['v2 (trigger)', triggerVersion],

@@ -27,8 +27,8 @@ describe('the node as an AI agent’s tool', () => {
 	test('every operation has a tool description; destructive ones say so', () => {
 		const operations = new Messaging().description.properties.filter((p) => p.name === 'operation');
 		for (const property of operations) {
-			const resource = property.displayOptions.show.resource[0];
-			for (const { value } of property.options) {
+			const resource = /** @type {string} */ (property.displayOptions.show.resource[0]);
+			for (const { value } of /** @type {Array<{ value: string }>} */ (property.options)) {
 				expect([resource, value, TOOL_DESCRIPTIONS[resource]?.[value]]).toEqual([
 					resource,
 					value,
@@ -43,6 +43,7 @@ describe('the node as an AI agent’s tool', () => {
 	test('n8n resolves the tool’s Description to the chosen operation’s text', () => {
 		for (const [resource, operations] of Object.entries(TOOL_DESCRIPTIONS)) {
 			for (const [operation, text] of Object.entries(operations)) {
+				/** @type {import('n8n-workflow').INode} */
 				const node = {
 					id: '1',
 					name: 'Tool',
@@ -60,12 +61,15 @@ describe('the node as an AI agent’s tool', () => {
 					settings: {},
 				});
 				const tool = workflow.getNode('Tool');
+				/** @returns {string} the Description as n8n resolves it */
 				const resolve = () =>
-					workflow.expression.getSimpleParameterValue(
-						tool,
-						tool.parameters.toolDescription,
-						'manual',
-						{},
+					/** @type {string} */ (
+						workflow.expression.getSimpleParameterValue(
+							tool,
+							/** @type {string} */ (tool.parameters.toolDescription),
+							'manual',
+							{},
+						)
 					);
 				expect(
 					NodeHelpers.getToolDescriptionForNode(tool, nodeTypes.getByNameAndVersion(TOOL), resolve),

@@ -43,8 +43,9 @@ beforeEach(async () => {
 		response.setHeader('content-type', 'text/plain');
 		response.end('internal secret');
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.2', resolve));
-	internal = { server, requests, url: `http://127.0.0.2:${server.address().port}` };
+	await new Promise((resolve) => server.listen(0, '127.0.0.2', () => resolve(undefined)));
+	const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+	internal = { server, requests, url: `http://127.0.0.2:${port}` };
 	ssrfConfig.enabled = false;
 	ssrfBlocked.length = 0;
 });
@@ -76,18 +77,23 @@ const get = (messageId, options = {}) =>
 const bytesOf = (item, field) => Buffer.from(item.binary[field].data, 'base64').toString();
 /** Names resolve as the map says (else as before), for n8n's resolver and the connection alike. */
 const resolveAs = (names) => {
-	dns.lookup = (hostname, options, callback) => {
-		const address = names[hostname];
-		if (!address) return realLookup(hostname, options, callback);
-		const cb = typeof options === 'function' ? options : callback;
-		if (options?.all) cb(null, [{ address, family: 4 }]);
-		else cb(null, address, 4);
-	};
-	dns.promises.lookup = async (hostname, options) => {
-		const address = names[hostname];
-		if (!address) return await realPromisesLookup(hostname, options);
-		return options?.all ? [{ address, family: 4 }] : { address, family: 4 };
-	};
+	// Stand-ins with the resolvers' calling conventions, not their full typed overloads.
+	dns.lookup = /** @type {any} */ (
+		(hostname, options, callback) => {
+			const address = names[hostname];
+			if (!address) return realLookup(hostname, options, callback);
+			const cb = typeof options === 'function' ? options : callback;
+			if (options?.all) cb(null, [{ address, family: 4 }]);
+			else cb(null, address, 4);
+		}
+	);
+	dns.promises.lookup = /** @type {any} */ (
+		async (hostname, options) => {
+			const address = names[hostname];
+			if (!address) return await realPromisesLookup(hostname, options);
+			return options?.all ? [{ address, family: 4 }] : { address, family: 4 };
+		}
+	);
 };
 
 describe('by default', () => {

@@ -234,12 +234,14 @@ describe('Service → Check Compatibility, read-only by default', () => {
 			expect(report.errorBody.nodeWill).toMatch(/Only a 404 tells the trigger/);
 	});
 
-	test.each([
+	/** @type {Array<[{ attachmentsOrigin?: string, attachmentFields?: object, inlineAttachments?: boolean }, string, string]>} */
+	const attachmentCases = [
 		[{}, 'url, on the Base URL’s origin', 'fine'],
 		[{ attachmentsOrigin: 'other' }, 'url, on another origin', 'attention'],
 		[{ attachmentFields: { url: 'file_link' } }, 'URL in file_link', 'attention'],
 		[{ inlineAttachments: true }, 'inline base64 in data', 'adapted'],
-	])('attachment URLs: %j', async (quirks, result, status) => {
+	];
+	test.each(attachmentCases)('attachment URLs: %j', async (quirks, result, status) => {
 		await setup({ quirks });
 		// Through the API, so the sandbox stores the file and writes the attachment its way.
 		const answer = await fetch(`${sandbox.url}/v1/messages`, {

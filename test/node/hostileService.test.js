@@ -29,9 +29,9 @@ async function server(handler) {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+	await new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(undefined)));
 	return {
-		url: `http://127.0.0.1:${srv.address().port}`,
+		url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (srv.address()).port}`,
 		received,
 		close: async () => {
 			for (const socket of sockets) socket.destroy();

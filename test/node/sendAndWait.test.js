@@ -100,14 +100,15 @@ describe('Send and Wait for Response: the request', () => {
 		async (responseType, extra) => {
 			// n8n-core 2.0.3's method, which later versions removed when they began to check every link.
 			const { ExecuteContext } = require('n8n-core');
+			const prototype = /** @type {any} */ (ExecuteContext.prototype); // typed as n8n-core now, without it
 			const asked = [];
-			ExecuteContext.prototype.setSignatureValidationRequired = function () {
+			prototype.setSignatureValidationRequired = function () {
 				asked.push(this.getNode().name);
 			};
 			try {
 				await park({ responseType, ...extra });
 			} finally {
-				delete ExecuteContext.prototype.setSignatureValidationRequired;
+				delete prototype.setSignatureValidationRequired;
 			}
 			expect(asked).toEqual(['Messaging']);
 		},

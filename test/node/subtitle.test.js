@@ -10,7 +10,9 @@ test('n8n resolves the subtitle to the chosen operation’s action sentence, for
 	const expected = [];
 	for (const property of description.properties.filter((p) => p.name === 'operation')) {
 		const resource = property.displayOptions.show.resource[0];
-		for (const { value, action } of property.options) {
+		for (const { value, action } of /** @type {import('n8n-workflow').INodePropertyOptions[]} */ (
+			property.options
+		)) {
 			const workflow = new Workflow({
 				id: 'w',
 				nodes: [

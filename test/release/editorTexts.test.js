@@ -46,6 +46,7 @@ const number = (text) => Number(text.replace(/,/g, ''));
 /** The numbers a text quotes as a bound or a default, each with the words that quote it. */
 function quotedNumbers(text) {
 	const found = [];
+	/** @type {Array<[RegExp, string]>} */
 	const patterns = [
 		[/\bat most (\d[\d,]*)/g, 'max'],
 		[/\bup to (\d[\d,]*)/g, 'max'],

@@ -61,6 +61,11 @@ const SHAPES = (() => {
 })();
 
 /** The parameters n8n resolves for a node (its defaults at its version filled in). */
+/**
+ * @param {import('n8n-workflow').INode} node
+ * @param {import('n8n-workflow').INodeTypeDescription} description
+ * @returns {Record<string, any>} the node's parameters, defaults filled in
+ */
 function resolvedParameters(node, description) {
 	return NodeHelpers.getNodeParameters(
 		description.properties,
@@ -72,7 +77,10 @@ function resolvedParameters(node, description) {
 	);
 }
 
-/** What a node of ours outputs, as far as an expression can rely on it: { kind, fields } or undefined. */
+/**
+ * What a node of ours outputs, as far as an expression can rely on it: { kind, fields } or undefined.
+ * @param {import('n8n-workflow').INode} node
+ */
 function outputShape(node) {
 	if (node.type === `${PACKAGE}.messagingTrigger`) {
 		const description = trigger.nodeVersions[node.typeVersion]?.description;

@@ -14,7 +14,9 @@ const PINNED = {
 };
 
 describe("the benchmark's rate-limit matrix against the sandbox's limiters, in virtual time", () => {
-	test.each(benchmarkCells().map((cell) => [cell.label, cell]))('%s', async (label, cell) => {
+	test.each(
+		benchmarkCells().map((cell) => /** @type {[string, typeof cell]} */ ([cell.label, cell])),
+	)('%s', async (label, cell) => {
 		const pin = PINNED[label.replace('Retry-After ', '')];
 		for (const seed of [1, 2, 3]) {
 			const s = await simulate({ Pacer, ...cell, seed });

@@ -37,6 +37,7 @@ afterEach(async () => {
 	await sandbox.stop();
 });
 
+/** @param {string} text @param {{ from?: string, conversation?: string, atMs?: number }} [options] */
 const send = (text, { from = 'ct_ann', conversation = 'conv_00000001', atMs } = {}) =>
 	sandbox.store.sendMessage(
 		from,

@@ -216,11 +216,13 @@ describe.each(VERSIONS)('Messaging Trigger %s against service variants', (_name,
 	});
 
 	describe('Skip My Own Messages with numeric ids: an auto-reply is not emitted', () => {
-		test.each([
-			['numeric message and conversation ids, own contact learned', { idStyle: 'numeric' }, ''],
-			['numeric contact ids, own contact learned', { numericContacts: true }, ''],
-			['numeric contact ids, Your Contact ID "1"', { numericContacts: true }, '1'],
-		])('%s', async (_label, options, ownContactId) => {
+		test.each(
+			/** @type {Array<[string, { idStyle?: string, numericContacts?: boolean }, string]>} */ ([
+				['numeric message and conversation ids, own contact learned', { idStyle: 'numeric' }, ''],
+				['numeric contact ids, own contact learned', { numericContacts: true }, ''],
+				['numeric contact ids, Your Contact ID "1"', { numericContacts: true }, '1'],
+			]),
+		)('%s', async (_label, options, ownContactId) => {
 			const trigger = await start(options, { credentials: { ownContactId } });
 			const conversation = service.addConversation({ contactId: 'ct_ann' });
 			const now = Date.now();

@@ -49,7 +49,8 @@ describe('version 1: the next poll delivers only what is new', () => {
 		const [items] = await trigger.poll();
 		expect(items.map((item) => item.json.message)).toEqual(['new']);
 		expect(await trigger.poll()).toBeNull();
-		expect(trigger.state().state.recent.map(([id]) => id)).toContain(items[0].json.id);
+		const stored = /** @type {Record<string, any>} */ (trigger.state());
+		expect(stored.state.recent.map(([id]) => id)).toContain(items[0].json.id);
 	});
 });
 

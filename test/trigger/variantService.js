@@ -53,6 +53,7 @@ async function startVariantService(options = {}) {
 			return conversation;
 		},
 		/** A message; `createdMs` on the service's clock (default: now). */
+		/** @param {{ conversation?: object, from?: string, text?: string, createdMs?: number }} [message] */
 		addMessage({ conversation = conversations[0], from = 'ct_ann', text, createdMs } = {}) {
 			const message = {
 				id: newId('msg'),
@@ -134,9 +135,9 @@ async function startVariantService(options = {}) {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 	service.credentials = {
-		baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
+		baseUrl: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`,
 		accessToken: 'variant-token',
 		timestampUnit: 'auto',
 		ownContactId: '',

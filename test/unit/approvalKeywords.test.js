@@ -15,6 +15,7 @@ const JAPANESE = { approve: ['承認'], decline: ['却下'] };
 const FRENCH = { approve: ['approuvé'], decline: ['refusé'] };
 
 // [reply, words, expected]
+/** @type {Array<[string, { approve: string[], decline: string[] }, string]>} */
 const CORPUS = [
 	// the approve word alone
 	['approve', DEFAULTS, 'approve'],

@@ -10,6 +10,7 @@ const {
 } = require('../../dist/nodes/Messaging/sendAndWaitForReply/approval');
 
 const OWN = ['ct_me', 'me'];
+/** @returns {import('../../dist/nodes/Messaging/sendAndWaitForReply/approval').ApprovalRules} */
 const keywordRules = (approvers) => ({
 	mode: 'keyword',
 	approvers,
@@ -87,7 +88,13 @@ describe('approver entries', () => {
 	});
 
 	test('reactions: reactors are IDs, so only ID entries match them; @entries never do', () => {
-		const rules = { approvers: ['@ann', 'ct_bob'], approve: ['+1'], decline: ['-1'] };
+		// Reactions read only the approvers and the two emoji lists.
+		const rules =
+			/** @type {import('../../dist/nodes/Messaging/sendAndWaitForReply/approval').ApprovalRules} */ ({
+				approvers: ['@ann', 'ct_bob'],
+				approve: ['+1'],
+				decline: ['-1'],
+			});
 		expect(stateFromReactions([{ '+1': ['ann', 'ct_ann', 'ct_bob'] }], rules, OWN)).toEqual({
 			approvedBy: ['ct_bob'],
 			declinedBy: [],

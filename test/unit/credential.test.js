@@ -6,6 +6,7 @@ describe('credential authenticate', () => {
 	const { authenticate } = new MessagingApi();
 
 	test('adds the bearer header and keeps the request and its other headers', async () => {
+		/** @type {import('n8n-workflow').IHttpRequestOptions} */
 		const request = {
 			method: 'PUT',
 			url: 'http://h/v1/conversations/c1',
@@ -52,12 +53,13 @@ describe('Messaging node description', () => {
 		const { description } = new Messaging();
 		const map = JSON.parse(/^=\{\{ (\{.*\})\[\$parameter/s.exec(description.subtitle)[1]);
 		for (const property of description.properties.filter((p) => p.name === 'operation')) {
-			const resource = property.displayOptions.show.resource[0];
-			for (const option of property.options)
-				expect(map[resource][option.value]).toBe(option.action);
-			expect(Object.keys(map[resource]).sort()).toEqual(
-				property.options.map((o) => o.value).sort(),
+			const resource = /** @type {string} */ (property.displayOptions.show.resource[0]);
+			const options = /** @type {import('n8n-workflow').INodePropertyOptions[]} */ (
+				property.options
 			);
+			for (const option of options)
+				expect(map[resource][/** @type {string} */ (option.value)]).toBe(option.action);
+			expect(Object.keys(map[resource]).sort()).toEqual(options.map((o) => o.value).sort());
 		}
 	});
 });

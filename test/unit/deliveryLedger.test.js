@@ -78,7 +78,8 @@ test('a ledger written before keys were data (version 1, keys as text) is read a
 			);
 		}
 	}
-	const events = fromLedgerV1(require('../fixtures/trigger/v2-events.json').deliveries);
+	const stored = require('../fixtures/trigger/v2-events.json').deliveries;
+	const events = fromLedgerV1(/** @type {Parameters<typeof fromLedgerV1>[0]} */ (stored));
 	expect(events.inFlight[0].keys).toEqual([
 		'msg_00000003',
 		{ kind: 'newConversation', id: 'conv_00000002' },

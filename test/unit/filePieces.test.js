@@ -139,6 +139,7 @@ test('the Readable class is found in a stream n8n hands over (a file’s, a pass
 
 describe('countedBody: a download’s body for n8n’s store', () => {
 	const ended = (progress) => new Error(`ended (${progress})`);
+	/** @param {any} source @param {{ limit?: number, declared?: number, signal?: AbortSignal }} [options] */
 	const start = (
 		source,
 		{ limit = Infinity, declared, signal = new AbortController().signal } = {},

@@ -12,6 +12,7 @@ const {
 } = require('n8n-workflow');
 const { createDeferredPromise } = require('@n8n/utils/promise/deferred-promise');
 
+/** @type {import('n8n-workflow').INode} */
 const node = {
 	id: 'n',
 	name: 'Messaging Trigger',
@@ -64,13 +65,23 @@ describe('executionEndOf: how an execution ended, as n8n reports it through done
 		['an unknown status', { resolved: run('unknown') }, 'crashed'],
 	])('%s', (_name, result, expected) => {
 		expect(bridge.executionEndOf(result)).toBe(expected);
-		expect(bridge.isFinalEnd(expected)).toBe(expected === 'succeeded' || expected === 'failed');
+		expect(
+			bridge.isFinalEnd(
+				/** @type {import('../../dist/nodes/MessagingTrigger/v2/n8nBridge').ExecutionEnd} */ (
+					expected
+				),
+			),
+		).toBe(expected === 'succeeded' || expected === 'failed');
 	});
 });
 
+/**
+ * A trigger context with what the bridge uses of it; `logs` holds what it logged.
+ * @returns {import('n8n-workflow').ITriggerFunctions & { logs: string[] }}
+ */
 function context(emit) {
 	const logs = [];
-	return {
+	return /** @type {any} */ ({
 		emit,
 		helpers: { createDeferredPromise },
 		logger: {
@@ -78,7 +89,7 @@ function context(emit) {
 			error: (m) => logs.push(`error: ${m}`),
 		},
 		logs,
-	};
+	});
 }
 
 describe('saving the static data by an emit n8n drops', () => {
@@ -99,6 +110,7 @@ describe('saving the static data by an emit n8n drops', () => {
 });
 
 test('emitAttempt: the end is kept for the whole process by key, for the next activation', async () => {
+	/** @type {{ resolve: (run: unknown) => void }} */
 	let done;
 	const ctx = context((data, response, d) => (done = d));
 	const end = bridge.emitAttempt(ctx, [{ json: { id: 'm1' } }], 'key-1');

@@ -28,7 +28,12 @@ describe('text parameters', () => {
 describe('a page size the service refuses', () => {
 	const refused = (httpCode, reason) =>
 		new MessagingApiError(
-			{ name: 'Messaging', type: 'messaging', typeVersion: 1, parameters: {} },
+			/** @type {import('n8n-workflow').INode} */ ({
+				name: 'Messaging',
+				type: 'messaging',
+				typeVersion: 1,
+				parameters: {},
+			}),
 			{ message: reason },
 			{ message: `The Messaging service rejected the request (${httpCode}): ${reason}`, httpCode },
 			{ status: Number(httpCode), serviceText: reason },
@@ -190,6 +195,7 @@ describe('forEachWithConcurrency', () => {
 	test('a place lent during a wait serves the next item; the lender takes one back before any new item', async () => {
 		const lanes = new Lanes(2);
 		const events = [];
+		/** @type {(value?: unknown) => void} */
 		let releaseWait;
 		const waitOver = new Promise((r) => (releaseWait = r));
 		const run = forEachWithConcurrency(6, lanes, async (i) => {

@@ -10,16 +10,21 @@ const {
 	MAX_BOUND_CONVERSATIONS,
 } = require('../../dist/nodes/MessagingTrigger/events/recoveryPlan');
 
+/** @typedef {import('../../dist/nodes/MessagingTrigger/decisions').Decision} Decision */
+
+/** @returns {import('../../dist/nodes/MessagingTrigger/triggerState').TriggerMessage} the fields recovery reads */
 const message = (id, created_at, conversation_id = 'c1', contact = 'ct_ann') => ({
 	id,
 	created_at,
 	conversation_id,
 	contact: { id: contact },
 });
+/** @returns {Decision} */
 const newMessage = (m) => ({ event: 'newMessage', key: m.id, message: m });
 
 describe('boundsOf', () => {
 	test('the created_at range and the conversations of the messages, and the cursor the listing started after', () => {
+		/** @type {Decision[]} */
 		const decisions = [
 			newMessage(message('m2', 20, 'c2')),
 			{
@@ -44,7 +49,10 @@ describe('boundsOf', () => {
 	});
 
 	test('New Conversation only: no bounds (read by itself)', () => {
-		const conversation = { event: 'newConversation', key: { kind: 'newConversation', id: 'c9' } };
+		const conversation = /** @type {Decision} */ ({
+			event: 'newConversation',
+			key: { kind: 'newConversation', id: 'c9' },
+		});
 		expect(boundsOf([conversation])).toBeUndefined();
 	});
 
@@ -59,11 +67,15 @@ describe('boundsOf', () => {
 	test('withBounds: each delivery gets the bounds of its own decisions; a newest-first state records no cursor', () => {
 		const decisions = [1, 2, 3].map((t) => newMessage(message(`m${t}`, t)));
 		const deliveries = [{ keys: ['m1', 'm2'] }, { keys: ['m3'] }];
-		expect(withBounds(deliveries, decisions, { order: 'newest_first', cursor: 'x' })).toEqual([
+		// States with what withBounds reads of one: the list order and the cursor.
+		/** @typedef {import('../../dist/nodes/MessagingTrigger/triggerState').TriggerState} TriggerState */
+		const newestFirst = /** @type {TriggerState} */ ({ order: 'newest_first', cursor: 'x' });
+		const unordered = /** @type {TriggerState} */ ({ cursor: 'x' });
+		expect(withBounds(deliveries, decisions, newestFirst)).toEqual([
 			{ keys: ['m1', 'm2'], bounds: { oldest: 1, newest: 2, conversations: ['c1'] } },
 			{ keys: ['m3'], bounds: { oldest: 3, newest: 3, conversations: ['c1'] } },
 		]);
-		expect(withBounds(deliveries, decisions, { cursor: 'x' })[1].bounds.after).toBe('x');
+		expect(withBounds(deliveries, decisions, unordered)[1].bounds.after).toBe('x');
 	});
 });
 
@@ -72,6 +84,7 @@ describe('recoveryWalks', () => {
 		keys,
 		bounds: { oldest, newest, ...(conversations ? { conversations } : {}), after },
 	});
+	/** @type {import('../../dist/nodes/MessagingTrigger/events/recoveryPlan').WalkSettings} */
 	const settings = { order: 'newest_first', pageSize: 100, filtered: false };
 	const ids = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 

@@ -113,10 +113,13 @@ describe('Simplify', () => {
 	});
 
 	test('a reply wait: both messages simplified, the sent one is mine', () => {
-		const out = simplifyReply(
-			{ sent: { ...record, contact: { id: 'ct_me' } }, reply: record, timedOut: false },
-			{ unit: 'auto', own: [] },
-		);
+		const out =
+			/** @type {{ sent: Record<string, unknown>, reply: Record<string, unknown>, timedOut: boolean }} */ (
+				simplifyReply(
+					{ sent: { ...record, contact: { id: 'ct_me' } }, reply: record, timedOut: false },
+					{ unit: 'auto', own: [] },
+				)
+			);
 		expect(out.sent.from_me).toBe(true);
 		expect(out.reply.from_me).toBe(false);
 		expect(out.timedOut).toBe(false);

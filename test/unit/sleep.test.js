@@ -8,7 +8,7 @@ const SLEEP = path.join(__dirname, '..', '..', 'dist', 'nodes', 'shared', 'sleep
 function withSleepIgnoringSignal() {
 	jest.resetModules();
 	jest.doMock('n8n-workflow', () => ({
-		...jest.requireActual('n8n-workflow'),
+		.../** @type {object} */ (jest.requireActual('n8n-workflow')),
 		sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
 	}));
 	return require(SLEEP).sleepUnlessAborted;

@@ -55,8 +55,11 @@ describe('timestamp units', () => {
 	});
 
 	test('dates typed by a user become integers in the service unit', () => {
-		const ok = (input, unit, tz) => t.parseDateInput(input, unit, tz).timestamp;
-		const problem = (input, tz) => t.parseDateInput(input, 'seconds', tz).problem;
+		/** @typedef {{ timestamp?: number, problem?: string }} Parsed */
+		const ok = (input, unit, tz) =>
+			/** @type {Parsed} */ (t.parseDateInput(input, unit, tz)).timestamp;
+		const problem = (input, tz) =>
+			/** @type {Parsed} */ (t.parseDateInput(input, 'seconds', tz)).problem;
 		expect(ok('2023-11-14T22:13:20Z', 'seconds')).toBe(1_700_000_000);
 		expect(ok('2023-11-14T22:13:20.123Z', 'milliseconds')).toBe(1_700_000_000_123);
 		expect(ok('2023-11-14T23:13:20+01:00', 'seconds')).toBe(1_700_000_000);

@@ -1,5 +1,8 @@
 'use strict';
-/** The trigger's events, pure: their settings, the watch window's changes, bursts, keys, and the plan. */
+/**
+ * The trigger's events, pure: their settings, the watch window's changes, bursts and keys. The plan with its
+ * events: triggerPlan.test.js.
+ */
 const {
 	readEventSettings,
 	NEW_MESSAGES_ONLY,
@@ -16,43 +19,7 @@ const {
 } = require('../../dist/nodes/MessagingTrigger/events/bursts');
 const { keyFromText } = require('../../dist/nodes/MessagingTrigger/v2/ledgerV1');
 const { keyText } = require('../../dist/nodes/MessagingTrigger/decisions');
-const { buildItems } = require('../../dist/nodes/MessagingTrigger/deliveryItems');
-const { clockAt } = require('../../dist/nodes/MessagingTrigger/serviceClock');
-const { plan: planDecisions } = require('../../dist/nodes/MessagingTrigger/plan');
-
-/**
- * The plan as these tests read it: each decision with its key as text and its item as emitted
- * (deliveryItems.ts). The listings carry the service's clock (in seconds) at `nowMs`.
- */
-function plan(state, listing, room, { nowMs, unitSetting, output, ...settings }) {
-	const withClock = (l) => l && { ...l, clock: clockAt(unitSetting, nowMs) };
-	const result = planDecisions(
-		state,
-		{
-			...listing,
-			messages: withClock(listing.messages),
-			conversations: withClock(listing.conversations),
-		},
-		{ ...settings, room },
-	);
-	const built = buildItems(result.decisions, { events: settings.events, output }, result.gap);
-	const deliveries = built.map(({ decision, item }) => ({
-		key: keyText(decision.key),
-		items: [item],
-	}));
-	return { ...result, deliveries };
-}
-
-const msg = (id, created_at, fields = {}) => ({
-	id,
-	created_at,
-	conversation_id: 'c1',
-	contact: { id: 'ann' },
-	message: `text ${id}`,
-	reactions: [],
-	updated_at: null,
-	...fields,
-});
+const { msg } = require('../harness/triggerMessage');
 
 describe('readEventSettings: a clear error naming the option', () => {
 	test.each([
@@ -86,6 +53,7 @@ describe('readEventSettings: a clear error naming the option', () => {
 });
 
 describe('watchChanges: edits and reactions in the watch window', () => {
+	/** @type {Set<import('../../dist/nodes/MessagingTrigger/events/watch').ChangeKind>} */
 	const kinds = new Set(['messageEdited', 'reactionAdded', 'reactionRemoved']);
 	const isNewMessage = (m) => m.created_at > 11;
 
@@ -123,6 +91,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 	test("the account's own edits and reactions are left out", () => {
 		const first = watchChanges(undefined, [msg('a', 10, { contact: { id: 'me' } }), msg('b', 11)], {
 			kinds,
+			isNewMessage,
 		});
 		const next = watchChanges(
 			first.next,
@@ -160,6 +129,7 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			[msg('a', 10, { message: 'short', reactions: [{ x: ['ann'] }] })],
 			{
 				kinds: new Set(['reactionAdded']),
+				isNewMessage,
 			},
 		);
 		expect(next.changes.map((c) => c.event)).toEqual(['reactionAdded']);
@@ -175,8 +145,11 @@ describe('watchChanges: edits and reactions in the watch window', () => {
 			});
 			const [change] = watchChanges(first.next, [msg('a', 10, { message: 'edited' })], {
 				kinds: new Set(['messageEdited']),
+				isNewMessage,
 			}).changes;
-			return change.before;
+			return /** @type {Extract<import('../../dist/nodes/MessagingTrigger/events/watch').Change, { event: 'messageEdited' }>} */ (
+				change
+			).before;
 		};
 		const emoji = `${'y'.repeat(WATCHED_TEXT_CHARS - 1)}${'😀'.repeat(10)}`;
 		expect(edit(emoji)).toEqual({ message: 'y'.repeat(WATCHED_TEXT_CHARS - 1), truncated: true });
@@ -257,139 +230,4 @@ test('a key an earlier build wrote as text is read as what it names, and written
 		'burst:msg_1..msg_4',
 	])
 		expect(keyText(keyFromText(text))).toBe(text);
-});
-
-describe('plan', () => {
-	const listing = (from, listed, extra = {}) => ({
-		from,
-		listed,
-		evidence: { rising: 0, falling: Math.max(0, listed.length - 1) },
-		finished: 'complete',
-		exhausted: true,
-		stalled: false,
-		pages: 1,
-		...extra,
-	});
-	const base = {
-		lookBackSeconds: 60,
-		emitExisting: false,
-		unitSetting: 'seconds',
-		nowMs: 200_000,
-		skipOwnMessages: true,
-		output: { isoTimestamps: false, unitSetting: 'seconds' },
-	};
-	const state = {
-		version: 1,
-		settledThrough: 100,
-		newest: 150,
-		recent: [['a', 150]],
-		order: 'newest_first',
-	};
-
-	test('New Message alone: the message id as key and the message as item, as before events', () => {
-		const result = plan(state, { messages: listing(state, [msg('b', 160), msg('a', 150)]) }, 10, {
-			...base,
-			events: NEW_MESSAGES_ONLY,
-		});
-		expect(result.deliveries.map((d) => d.key)).toEqual(['b']);
-		expect(result.deliveries[0].items).toEqual([{ json: msg('b', 160) }]);
-		expect(result.nextState.recent.map(([id]) => id)).toEqual(['a', 'b']);
-	});
-
-	test("the account's own messages are left out once it is known, and a learned contact is stored", () => {
-		const mine = msg('b', 160, { contact: { id: 'me' } });
-		const result = plan(state, { messages: listing(state, [mine, msg('a', 150)]) }, 10, {
-			...base,
-			events: NEW_MESSAGES_ONLY,
-			own: 'me',
-		});
-		expect(result.deliveries).toEqual([]);
-		expect(result.ownCandidates.map((m) => m.id)).toEqual(['b']);
-		expect(result.nextState.ownContactId).toBe('me');
-	});
-
-	test('Group Bursts: the burst is held in the state, then delivered as one item under its key', () => {
-		const events = {
-			events: ['newMessage'],
-			watchWindow: 20,
-			bursts: { quietSeconds: 10, maxWaitSeconds: 60 },
-		};
-		const first = plan(
-			state,
-			{ messages: listing(state, [msg('c', 195), msg('b', 194), msg('a', 150)]) },
-			10,
-			{
-				...base,
-				events,
-			},
-		);
-		expect(first.deliveries).toEqual([]);
-		expect(first.nextState.bursts.map((b) => b.map((m) => m.id))).toEqual([['b', 'c']]);
-		const next = first.nextState;
-		const second = plan(next, { messages: listing(next, [msg('c', 195), msg('b', 194)]) }, 10, {
-			...base,
-			nowMs: 206_000,
-			events,
-		});
-		expect(second.deliveries.map((d) => d.key)).toEqual(['burst:b..c']);
-		expect(second.deliveries[0].items[0].json).toMatchObject({
-			event: 'messageBurst',
-			text: 'text b\ntext c',
-			count: 2,
-			firstMessageId: 'b',
-			lastMessageId: 'c',
-		});
-		expect(second.decisions[0].key).toEqual({ kind: 'messageBurst', firstId: 'b', lastId: 'c' });
-		expect(second.nextState.bursts).toBeUndefined();
-	});
-
-	test('New Conversation: its own watermark; the first check notes where it stands, the next delivers once', () => {
-		const events = { events: ['newConversation'], watchWindow: 20 };
-		const conversation = (id, created_at) => ({ id, created_at, contact_id: 'ann' });
-		const first = plan(
-			state,
-			{ messages: listing(state, []), conversations: listing(null, [conversation('k1', 100)]) },
-			10,
-			{
-				...base,
-				events,
-			},
-		);
-		expect(first.deliveries).toEqual([]);
-		const conversations = first.nextState.conversations;
-		const second = plan(
-			first.nextState,
-			{
-				messages: listing(first.nextState, []),
-				conversations: listing(conversations, [conversation('k2', 190), conversation('k1', 100)]),
-			},
-			10,
-			{ ...base, events },
-		);
-		expect(second.deliveries.map((d) => d.key)).toEqual(['conversation:k2']);
-		expect(second.deliveries[0].items[0].json).toEqual({
-			event: 'newConversation',
-			conversation: conversation('k2', 190),
-		});
-	});
-
-	test('room: changes that do not fit wait, the window is not moved', () => {
-		const events = { events: ['reactionAdded'], watchWindow: 20 };
-		const watched = plan(state, { messages: listing(state, []), window: [msg('a', 150)] }, 10, {
-			...base,
-			events,
-		});
-		const reacted = msg('a', 150, { reactions: [{ x: ['ann', 'bob'] }] });
-		const full = plan(
-			watched.nextState,
-			{ messages: listing(watched.nextState, []), window: [reacted] },
-			1,
-			{
-				...base,
-				events,
-			},
-		);
-		expect(full.deliveries).toEqual([]);
-		expect(full.nextState.watch).toEqual(watched.nextState.watch);
-	});
 });

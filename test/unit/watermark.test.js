@@ -12,6 +12,8 @@ const { countOrder, orderAfter, orderShown } = require('../../dist/nodes/shared/
 /** The order a listing shows, as the trigger reads it (listing.ts, newest.ts). */
 const listOrderOf = (listed) => orderShown(countOrder(listed));
 
+/** @typedef {import('../../dist/nodes/MessagingTrigger/triggerState').TriggerState} TriggerState */
+
 const settings = { now: 1000, lookBack: 60, maxRecentIds: 5 };
 const m = (id, created_at) => ({ id, created_at });
 
@@ -40,6 +42,7 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test("messages sharing a created_at are emitted in the service's list order (reversed when newest first), not by id", () => {
+		/** @type {TriggerState} */
 		const state = { version: 1, settledThrough: 900, newest: 950, recent: [] };
 		// UUIDs: no order of their own; the listing is the only one.
 		const newestFirst = [m('f3a0', 990), m('07bc', 990), m('c41d', 990), m('early', 980)];
@@ -73,6 +76,7 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test('known ids and settled messages are not emitted; duplicates in a listing count once', () => {
+		/** @type {TriggerState} */
 		const state = { version: 1, settledThrough: 930, newest: 990, recent: [['c', 990]] };
 		const { emit, next } = advance(
 			state,
@@ -99,6 +103,7 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test('a future-dated message does not move the watermark (a service clock behind ours loses nothing)', () => {
+		/** @type {TriggerState} */
 		const state = { version: 1, settledThrough: 930, newest: 990, recent: [] };
 		const { emit, next } = advance(state, [m('future', 99_999)], settings);
 		expect(emit.map((x) => x.id)).toEqual(['future']);
@@ -119,6 +124,7 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test('over the bound, whole timestamp groups are forgotten from the oldest, settled if above the watermark; the newest group is always kept', () => {
+		/** @type {TriggerState} */
 		const state = { version: 1, settledThrough: 900, newest: 950, recent: [] };
 		const listed = [
 			m('a1', 950),
@@ -138,6 +144,7 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test('fields it does not own (cursor, unit, own contact) are carried over', () => {
+		/** @type {TriggerState} */
 		const state = {
 			version: 1,
 			settledThrough: 900,
@@ -155,6 +162,7 @@ describe('advance: what to emit and what to remember', () => {
 	});
 
 	test('while an oldest-first history is read after the first activation, what existed then is not emitted', () => {
+		/** @type {TriggerState} */
 		const state = { version: 1, settledThrough: 10, newest: 20, recent: [], existingThrough: 500 };
 		expect(advance(state, [m('old', 400), m('new', 600)], settings).emit.map((x) => x.id)).toEqual([
 			'new',
@@ -230,6 +238,7 @@ test('a stored order is overturned only by a listing that clearly shows the othe
 });
 
 test('the early stop needs a settled message the state knows: one never seen may hide messages inserted below it', () => {
+	/** @type {Pick<TriggerState, 'settledThrough' | 'recent'>} */
 	const state = {
 		settledThrough: 940,
 		recent: [
