@@ -1,7 +1,7 @@
 /**
  * Version 2 while its workflow is active: one check at a time, every interval, for as long as the
  * activation lasts; a check that fails is logged, reported when it keeps failing, and retried later.
- * What a check emits and how it settles is in deliveries.ts.
+ * What a check emits and how its deliveries end is in deliveries.ts.
  */
 import type { ITriggerFunctions } from 'n8n-workflow';
 
@@ -51,7 +51,7 @@ export class CheckLoop {
 		this.loop = this.run(first);
 	}
 
-	/** Stops checking, then waits for the executions in flight to end and saves their settlement. */
+	/** Stops checking, then waits for the executions in flight to end and saves which finished. */
 	async stop(): Promise<void> {
 		this.closed = true;
 		this.deliveries.stopChecks();
