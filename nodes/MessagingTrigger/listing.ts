@@ -8,7 +8,7 @@ import { walkPages, type PageFetcher } from '../shared/paginate';
 import type { TimestampUnitSetting } from '../shared/timestamps';
 import { countOrder, mayStopEarly, type OrderEvidence } from '../shared/listOrder';
 import { clockAt, inUnit, serviceUnit, type ServiceClock } from './serviceClock';
-import { toTriggerMessage, type TriggerMessage, type TriggerState } from './triggerState';
+import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
 import { reachedKnownHistory } from './watermark';
 
 /** Pages one trigger check reads at most; a larger backlog continues at the next check. */
@@ -32,8 +32,8 @@ export interface ListingSettings {
 /** An oldest-first listing from a cursor that came back empty: the cursor always has a message after it. */
 class CursorGone extends Error {}
 
-/** The HTTP status of a failed request (the transport's error shape, read here only). */
-function statusOf(error: unknown): string | undefined {
+/** The HTTP status of a failed request (the transport's error shape). */
+export function statusOf(error: unknown): string | undefined {
 	return (error as { httpCode?: string } | undefined)?.httpCode;
 }
 
@@ -134,7 +134,7 @@ async function walk(
 	})) {
 		pages = page.pageNumber;
 		recordsRead += page.records.length;
-		let messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+		let messages = triggerMessagesOf(page.records);
 		const stopAt =
 			state?.stopAt === undefined ? -1 : messages.findIndex((m) => m.id === state.stopAt);
 		if (stopAt >= 0) messages = messages.slice(0, stopAt + 1);

@@ -2,7 +2,7 @@
 import { walkPages, type PageFetcher } from '../shared/paginate';
 import { countOrder, orderShown, type OrderEvidence } from '../shared/listOrder';
 import { MAX_TRIGGER_PAGES_PER_CHECK } from './listing';
-import { toTriggerMessage, type TriggerMessage } from './triggerState';
+import { triggerMessagesOf, type TriggerMessage } from './triggerState';
 
 /**
  * The newest message, for "Fetch Test Event": the first page when the service lists newest first,
@@ -19,7 +19,7 @@ export async function fetchNewest(
 		pageSize,
 		maxPages: MAX_TRIGGER_PAGES_PER_CHECK,
 	})) {
-		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+		const messages = triggerMessagesOf(page.records);
 		for (const m of messages) if (!newest || m.created_at > newest.created_at) newest = m;
 		evidence = countOrder(messages, previousLast, evidence);
 		if (orderShown(evidence) !== 'oldest_first') break;

@@ -87,3 +87,8 @@ export function toTriggerMessage(record: unknown): TriggerMessage | undefined {
 	if (createdAt === undefined) return undefined;
 	return { ...raw, id, created_at: createdAt };
 }
+
+/** A page's records as the trigger reads them: those without an id or a readable created_at left out. */
+export function triggerMessagesOf(records: unknown[]): TriggerMessage[] {
+	return records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+}

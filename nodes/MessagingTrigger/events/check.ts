@@ -17,7 +17,7 @@ import { listQuery, type TriggerOptions } from '../options';
 import type { MessageOutputSettings } from '../output';
 import { learnOwnContact, type KnownConversations } from '../ownContact';
 import { plan, type CheckListing, type Plan, type PlanSettings } from '../plan';
-import { toTriggerMessage, type TriggerMessage, type TriggerState } from '../triggerState';
+import { triggerMessagesOf, type TriggerMessage, type TriggerState } from '../triggerState';
 import { watchesMessages } from './settings';
 
 export interface CheckSettings {
@@ -70,7 +70,7 @@ async function watchWindow(
 		pageSize: limit,
 		maxPages: Math.ceil(size / limit),
 	})) {
-		top.push(...page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m));
+		top.push(...triggerMessagesOf(page.records));
 		if (top.length >= size) break;
 	}
 	return newestOf(top, size);

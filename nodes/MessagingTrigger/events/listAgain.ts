@@ -6,8 +6,8 @@
 import { servicePages, walkPages, type ListQuery } from '../../shared/paginate';
 import type { RequestContext, RequestOptions } from '../../shared/transport';
 import type { DeliveryKey } from '../decisions';
-import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
-import { toTriggerMessage, type TriggerMessage } from '../triggerState';
+import { MAX_TRIGGER_PAGES_PER_CHECK, statusOf } from '../listing';
+import { triggerMessagesOf, type TriggerMessage } from '../triggerState';
 import {
 	keepsListed,
 	recoveryWalks,
@@ -23,7 +23,7 @@ export interface ListAgainSettings extends WalkSettings {
 }
 
 function startIsGone(plan: RecoveryWalk, error: unknown): boolean {
-	const status = (error as { httpCode?: string } | undefined)?.httpCode;
+	const status = statusOf(error);
 	return status === '404' || (status === '400' && plan.after !== undefined);
 }
 
@@ -43,7 +43,7 @@ async function walk(
 		maxPages: MAX_TRIGGER_PAGES_PER_CHECK,
 	});
 	for await (const page of pages) {
-		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+		const messages = triggerMessagesOf(page.records);
 		for (const m of messages) if (keep(m)) listed.set(m.id, m);
 		const foundAll = [...plan.wanted].every((id) => listed.has(id));
 		if (walkEnds(plan, messages, foundAll)) return;

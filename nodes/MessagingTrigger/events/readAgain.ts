@@ -14,8 +14,8 @@ import {
 	type RequestOptions,
 } from '../../shared/transport';
 import { keyText, type Decision, type DeliveryKey } from '../decisions';
-import { MAX_TRIGGER_PAGES_PER_CHECK } from '../listing';
-import { toTriggerMessage, type TriggerMessage } from '../triggerState';
+import { MAX_TRIGGER_PAGES_PER_CHECK, statusOf } from '../listing';
+import { toTriggerMessage, triggerMessagesOf, type TriggerMessage } from '../triggerState';
 import { burstMessages, listedBurst } from './recoveryPlan';
 
 async function readRecord(
@@ -27,7 +27,7 @@ async function readRecord(
 	return await messagingApiRequest
 		.call(context, { method: 'GET', path: [collection, id] }, { ...requests, expect: 'record' })
 		.catch((error: unknown) => {
-			if ((error as { httpCode?: string }).httpCode !== '404') throw error;
+			if (statusOf(error) !== '404') throw error;
 			return undefined;
 		});
 }
@@ -58,7 +58,7 @@ async function readBurst(
 		pageSize: 100,
 		maxPages: MAX_TRIGGER_PAGES_PER_CHECK,
 	})) {
-		const messages = page.records.map(toTriggerMessage).filter((m): m is TriggerMessage => !!m);
+		const messages = triggerMessagesOf(page.records);
 		listed.push(
 			...messages.filter(
 				(m) => m.created_at >= first.created_at && m.created_at <= last.created_at,
