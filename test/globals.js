@@ -1,6 +1,5 @@
 // Jest's globals for the tests' type check (test/tsconfig.json), typed from the @jest/globals jest ships.
 // Declarations only: a script the type checker reads, never run (jest runs *.test.js).
-/* eslint-disable no-var */
 
 /** @type {typeof import('@jest/globals').describe} */
 var describe;
