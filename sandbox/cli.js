@@ -50,6 +50,7 @@
  *   --numeric-ids              (numericIds) ids of digits sent as numbers (msg_00000042 as 42), read back as such
  *   --refuse-large-pages       (refuseLargePages) a limit above the maximum page size is a 400, not a shorter page
  *   --reactions-as-object      (reactionsAsObject) a message's reactions as one {name: reactors} object, not an array
+ *   --archived-listed-apart    (archivedListedApart) the listing of every conversation leaves out archived conversations' messages
  *
  * Scripted faults (script: [...]; in-process `sandbox.failNext(...)`)
  *   --fault JSON           repeatable; e.g. '{"match":{"method":"POST","path":"/v1/messages"},"redirect":301,"times":"always"}',
@@ -193,6 +194,9 @@ function parseArgs(argv) {
 				break;
 			case '--reactions-as-object':
 				options.quirks.reactionsAsObject = true;
+				break;
+			case '--archived-listed-apart':
+				options.quirks.archivedListedApart = true;
 				break;
 			case '--fault':
 				options.script.push(parseJson(next(), flag));

@@ -84,7 +84,12 @@ function createRoutes(store, config) {
 			listCache.version = store.version;
 		}
 		const { limit, starting_after, ...filters } = params;
-		const key = JSON.stringify([isMessages, config.order, filters]);
+		const key = JSON.stringify([
+			isMessages,
+			config.order,
+			config.quirks.archivedListedApart,
+			filters,
+		]);
 		let entry = listCache.entries.get(key);
 		if (!entry) {
 			const sign = config.order === 'oldest_first' ? 1 : -1;
@@ -93,10 +98,14 @@ function createRoutes(store, config) {
 				isMessages &&
 				filters.conversation_id !== undefined &&
 				!store.conversations.has(filters.conversation_id);
+			const apart =
+				config.quirks.archivedListedApart && isMessages && filters.conversation_id === undefined;
 			const listed = unknown
 				? []
 				: isMessages
-					? store.listMessages(params)
+					? store
+							.listMessages(params)
+							.filter((m) => !apart || !store.conversations.get(m.conversation_id)?.archived_at)
 					: store.listConversations(params);
 			const sorted = listed.sort(
 				(a, b) => sign * (a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),

@@ -25,6 +25,7 @@ const TIMESTAMP_FIELDS = [
  *   refuseLargePages: false | true (a limit above maxPageSize is a 400 naming the maximum, not a shorter page)
  *   unknownListsEmpty: false | true (messages of a conversation that does not exist list as an empty page, not a 404)
  *   reactionsAsObject: false | true (a message's reactions as one `{name: reactors}` object, not an array of them)
+ *   archivedListedApart: false | true (the messages of archived conversations are left out of the listing of every conversation)
  *   attachmentFields, attachmentUpload, attachmentsOrigin, inlineAttachments: see ./attachments.js
  */
 function validateQuirks(quirks) {
@@ -37,6 +38,7 @@ function validateQuirks(quirks) {
 		'refuseLargePages',
 		'unknownListsEmpty',
 		'reactionsAsObject',
+		'archivedListedApart',
 		'attachmentFields',
 		'attachmentUpload',
 		'attachmentsOrigin',

@@ -72,6 +72,8 @@ export interface Listing {
 	serviceTimeMs?: number;
 	/** The service's unit and now, read once for the whole check. */
 	clock: ServiceClock;
+	/** The top of the account's listing, when the check read it (TriggerState.accountSeen). */
+	accountSeen?: TriggerState['accountSeen'];
 }
 
 /**

@@ -86,6 +86,7 @@ export function planMessages(
 		order,
 	});
 	known(next);
+	if (listing.accountSeen) next.accountSeen = listing.accountSeen;
 	if (truncated) {
 		// Part of what was read waits: read the same place again next time.
 		if (state?.resume) next.resume = state.resume;

@@ -54,6 +54,11 @@ export interface TriggerState {
 	 */
 	resume?: string[];
 	stopAt?: string;
+	/**
+	 * A trigger on one conversation that read the account's listing (accountPage.ts): the ids (with their
+	 * created_at, oldest first) at its top then, where its next read of it may stop.
+	 */
+	accountSeen?: Array<[id: string, createdAt: number]>;
 	/** First activation on an oldest-first history longer than one check: messages up to here existed before. */
 	existingThrough?: number;
 	/** New Conversation: the conversations' own watermark, kept by the same rules as the messages'. */

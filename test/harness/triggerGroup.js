@@ -55,16 +55,14 @@ function createTriggerGroup({ sandbox, credentials }) {
 		return host;
 	};
 
+	/** A trigger on the group's credential with `parameters`, in a workflow of its own (not activated). */
+	group.hostFor = (parameters) =>
+		createTriggerHost({ credentials, workflowId: `wf-${created++}`, parameters });
+	let created = 0;
+
 	/** `count` triggers, the parameters of the i-th from `parametersOf(i)`, activated one after the other. */
 	group.start = async (count, parametersOf) => {
-		for (let i = 0; i < count; i++) {
-			const host = createTriggerHost({
-				credentials,
-				workflowId: `wf-${i}`,
-				parameters: parametersOf(i),
-			});
-			await group.activate(host);
-		}
+		for (let i = 0; i < count; i++) await group.activate(group.hostFor(parametersOf(i)));
 	};
 
 	/**

@@ -69,6 +69,34 @@ describe('SharedPaces', () => {
 		expect(new Set(next)).toEqual(new Set([now + 10000]));
 	});
 
+	test('a trigger moving to another listing goes on its tick before rather than after when it is due, never later than its interval', () => {
+		const [a, b, mover] = [{}, {}, {}];
+		paces.pacerFor('k', a, 5000, 'all');
+		paces.pacerFor('k', b, 5000, 'one');
+		paces.pacerFor('k', mover, 5000, 'one');
+		expect(paces.slot(a, now + 5000)).toBe(now + 5000);
+		expect(paces.slot(b, now + 5000)).toBe(now + 7500); // the widest gap
+		expect(paces.together(mover)).toBe(2);
+		// It checked on 'one' at +7500, and now reads 'all': due at +12,500, the tick at +10,000 comes first.
+		paces.pacerFor('k', mover, 5000, 'all');
+		expect(paces.together(mover)).toBe(2);
+		expect(paces.together(b)).toBe(1);
+		now += 7500;
+		expect(paces.slot(mover, now + 5000)).toBe(1_010_000);
+		// Once moved, the nearest tick as before.
+		expect(paces.slot(mover, 1_010_000 + 5030)).toBe(1_015_000);
+		expect(paces.tickOf(mover)).toBe(5000);
+	});
+
+	test('the tick of an account is its shortest interval', () => {
+		const [fast, slow, alone] = [{}, {}, {}];
+		paces.pacerFor('k', slow, 60000, 'all');
+		expect(paces.tickOf(slow)).toBe(60000);
+		paces.pacerFor('k', fast, 5000, 'all');
+		expect(paces.tickOf(slow)).toBe(5000);
+		expect(paces.tickOf(alone)).toBeUndefined();
+	});
+
 	test('a trigger checking every minute goes on the tick of the 5 s triggers of its listing nearest to when it is due', () => {
 		const [fast, slow] = [{}, {}];
 		paces.pacerFor('k', fast, 5000, 'all');

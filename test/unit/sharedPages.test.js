@@ -47,6 +47,19 @@ test(`an answer serves the same page asked for up to ${FRESH_MS} ms after it cam
 	await expect(late).resolves.toEqual(page('m2'));
 });
 
+test('an answer asked for with a longer freshness (half the tick) serves readers that long, and no longer', async () => {
+	const first = sharer.page('a', 'k', request('k'), undefined, 2_500);
+	asked[0].settle.resolve(page('m1'));
+	await first;
+	now += 2_500;
+	await expect(ask('b')).resolves.toEqual(page('m1'));
+	now += 1;
+	const late = ask('c');
+	expect(asked).toHaveLength(2);
+	asked[1].settle.resolve(page('m2'));
+	await expect(late).resolves.toEqual(page('m2'));
+});
+
 test('another page (another cursor, size, query or account) is asked for', async () => {
 	const [a, b] = ['a', 'b'];
 	const one = ask(a, 'acct\nmessages\n{}\n\n100');

@@ -12,7 +12,8 @@ import {
 } from '../../shared/paginate';
 import type { TimestampUnitSetting } from '../../shared/timestamps';
 import type { RequestContext, RequestOptions } from '../../shared/transport';
-import { listSince, type Listing } from '../listing';
+import { listFromAccountPage } from '../accountPage';
+import { listSince, type Listing, type ListingSettings } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
 import type { MessageOutputSettings } from '../output';
 import { learnOwnContact, type KnownConversations } from '../ownContact';
@@ -41,6 +42,8 @@ export interface CheckSettings {
 		query: ListQuery,
 		fetchPage: PageFetcher,
 	) => PageFetcher;
+	/** Version 2 on one conversation: whether its check may read the account's first page (accountPage.ts). */
+	accountPage?: { pages: number; distrust(reason: string): void };
 	/** Conversations an activation looked up already (version 2), so they are not looked up again. */
 	knownConversations?: KnownConversations;
 }
@@ -76,6 +79,35 @@ async function watchWindow(
 	return newestOf(top, size);
 }
 
+/**
+ * The conversation's listing read from the account's top pages when they hold it, else its own;
+ * a known message the account's page left out that the conversation's own listing still has makes the
+ * trigger stop reading the account's page.
+ */
+async function fromAccountPage(
+	accountPages: PageFetcher,
+	stored: TriggerState | null,
+	settings: Pick<ListingSettings, 'pageSize' | 'unitSetting' | 'nowMs' | 'lookBackSeconds'> & {
+		conversationId: string;
+		accountPage: NonNullable<CheckSettings['accountPage']>;
+		ownListing: () => Promise<Listing>;
+	},
+): Promise<Listing> {
+	const read = await listFromAccountPage(
+		accountPages,
+		stored,
+		settings.conversationId,
+		settings,
+		settings.accountPage.pages,
+	);
+	if (!('declined' in read)) return read;
+	const own = await settings.ownListing();
+	const listedApart = read.missing?.some((id) => own.listed.some((m) => m.id === id));
+	if (read.distrust || listedApart) settings.accountPage.distrust(read.declined);
+	// Its own listing covers what the account's pages did not: the next read of them may stop at their top.
+	return read.accountSeen ? { ...own, accountSeen: read.accountSeen } : own;
+}
+
 /** A check's plan, and the output settings its items are built with (the own contact as learned). */
 export interface CheckResult extends Plan {
 	output: MessageOutputSettings;
@@ -92,10 +124,19 @@ export async function checkEvents(
 	const query = listQuery(options);
 	const fetchPage = share('messages', query, servicePages(context, 'messages', query, requests));
 	const listingSettings = { ...options, unitSetting, nowMs };
-	const messages = await listSince(fetchPage, stored, {
-		...listingSettings,
-		messageExists: serviceMessageExists(context, requests),
-	});
+	const ownListing = async () =>
+		await listSince(fetchPage, stored, {
+			...listingSettings,
+			messageExists: serviceMessageExists(context, requests),
+		});
+	const accountPage = settings.accountPage?.pages ? settings.accountPage : undefined;
+	const messages = accountPage
+		? await fromAccountPage(
+				share('messages', {}, servicePages(context, 'messages', {}, requests)),
+				stored,
+				{ ...listingSettings, accountPage, ownListing },
+			)
+		: await ownListing();
 	const listing: CheckListing = { messages };
 	if (events.events.includes('newConversation')) {
 		listing.conversations = await listSince(

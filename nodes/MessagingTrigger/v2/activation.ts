@@ -6,9 +6,11 @@
 import type { ITriggerFunctions } from 'n8n-workflow';
 
 import type { MessagingCredentials, RequestContext, RequestOptions } from '../../shared/transport';
+import { watchesMessages } from '../events/settings';
 import type { TriggerOptions } from '../options';
+import type { ListOrder } from '../../shared/paginate';
 import { accountKey, sharedPaces } from './sharedPace';
-import { readerOf, shareOf, type PageShare } from './sharedPages';
+import { FRESH_MS, readerOf, shareOf, type PageShare } from './sharedPages';
 
 export interface ActivationSettings {
 	intervalMs: number;
@@ -27,6 +29,29 @@ export function checkContext(context: ITriggerFunctions, stop?: AbortSignal): Re
 	return perCheck;
 }
 
+/** What a check of a trigger on one conversation may read from the account's listing (accountPage.ts). */
+export interface AccountPageUse {
+	/**
+	 * The account's pages it may read (0: none): fewer than the triggers that check on its tick, which
+	 * read them together, and none once the account's listing proved unfit.
+	 */
+	pages: number;
+	/** The account's listing left out a message of this conversation: its checks list their own from now on. */
+	distrust(reason: string): void;
+}
+
+/** Half the tick of `member`'s account: its answers serve the tick's checks that ask late, none of the next tick's. */
+function halfTick(member: object): number | undefined {
+	const tick = sharedPaces.tickOf(member);
+	return tick === undefined ? undefined : Math.max(FRESH_MS, tick / 2);
+}
+
+/** Account pages a check reads at most in place of its conversation's listing. */
+export const MAX_ACCOUNT_PAGES = 10;
+
+/** Activations whose conversation the account's listing proved not to hold whole. */
+const distrusted = new WeakSet<object>();
+
 /**
  * Every request of a check takes its turn in the pace its account shares with the other triggers of
  * this process, and its pages are read once for all of them (sharedPages.ts). A request that gives up
@@ -36,16 +61,33 @@ export function accountOptions(
 	context: ITriggerFunctions,
 	credentials: MessagingCredentials,
 	settings: ActivationSettings,
-	{ member, stop }: { member: object; stop?: AbortSignal },
-): { requests: RequestOptions; sharePages: PageShare } {
+	{ member, stop, order }: { member: object; stop?: AbortSignal; order?: ListOrder },
+): { requests: RequestOptions; sharePages: PageShare; accountPage?: AccountPageUse } {
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const key = accountKey(baseUrl, String(credentials.accessToken ?? ''));
-	// Checks reading the same pages go on one tick; the others keep apart.
-	const { conversationId, pageSize } = settings.options;
-	const listing = JSON.stringify([baseUrl, conversationId, pageSize]);
+	// Checks reading the same pages go on one tick, and triggers on one conversation of a newest-first
+	// service on the account listing's tick (they may read its first page); the others keep apart.
+	const { conversationId, pageSize, events } = settings.options;
+	const onAccountPage =
+		conversationId !== '' && order === 'newest_first' && !watchesMessages(events);
+	const listing = JSON.stringify([baseUrl, onAccountPage ? '' : conversationId, pageSize]);
 	const pacer = sharedPaces.pacerFor(key, member, settings.intervalMs, listing);
+	const accountPage: AccountPageUse | undefined = onAccountPage
+		? {
+				pages: distrusted.has(member)
+					? 0
+					: Math.min(MAX_ACCOUNT_PAGES, sharedPaces.together(member) - 1),
+				distrust: (reason) => {
+					distrusted.add(member);
+					context.logger.info(
+						`Messaging Trigger: the account's listing is not used for this conversation any more (${reason})`,
+					);
+				},
+			}
+		: undefined;
 	return {
 		requests: { pacer, throughRefusal: true },
-		sharePages: shareOf(`${key}\n${baseUrl}`, readerOf(context), stop),
+		sharePages: shareOf(`${key}\n${baseUrl}`, readerOf(context), stop, halfTick(member)),
+		accountPage,
 	};
 }

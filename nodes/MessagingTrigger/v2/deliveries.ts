@@ -127,10 +127,12 @@ export class TriggerDeliveries {
 		const { options } = this.settings;
 		const { events } = options;
 		const credentials = await getMessagingCredentials.call(context);
-		const { requests, sharePages } = accountOptions(this.context, credentials, this.settings, {
+		const account = accountOptions(this.context, credentials, this.settings, {
 			member: this.activation.member ?? this,
 			stop: this.activation.signal,
+			order: this.store.state()?.order,
 		});
+		const { requests } = account;
 		const unitSetting = credentials.timestampUnit ?? 'auto';
 		const { again, relist } = redeliverySettings(options, credentials, this.store.state());
 
@@ -147,8 +149,7 @@ export class TriggerDeliveries {
 			configuredOwn: credentials.ownContactId,
 			room,
 			nowMs: Date.now(),
-			requests,
-			sharePages,
+			...account,
 			knownConversations: this.knownConversations,
 		});
 		await downloadTriggerAttachments(

@@ -45,6 +45,8 @@ interface Member {
 	/** What its checks list (same listing: same pages); triggers with one listing share one tick. */
 	listing: string;
 	seenAt: number;
+	/** It checked another listing until now. */
+	moved?: boolean;
 }
 
 interface Account {
@@ -80,8 +82,9 @@ export class SharedPaces {
 		}
 		account.usedAt = now;
 		const known = account.members.get(member);
-		account.members.set(member, { intervalMs, listing, seenAt: now });
-		if (known && known.listing !== listing) dropUnusedPhase(account, known.listing);
+		const moved = known !== undefined && known.listing !== listing;
+		account.members.set(member, { intervalMs, listing, seenAt: now, moved: moved || known?.moved });
+		if (moved) dropUnusedPhase(account, known.listing);
 		this.accountOf.set(member, key);
 		return account.pacer;
 	}
@@ -96,8 +99,7 @@ export class SharedPaces {
 		const account = this.accounts.get(this.accountOf.get(member) ?? '');
 		const self = account?.members.get(member);
 		if (!account || !self || dueAt <= now || account.members.size < 2) return dueAt;
-		let tick = self.intervalMs;
-		for (const { intervalMs } of account.members.values()) tick = Math.min(tick, intervalMs);
+		const tick = this.tickOf(member) ?? self.intervalMs;
 		let phase = account.phases.get(self.listing);
 		if (phase === undefined) {
 			phase = phaseApart(dueAt, [...account.phases.values()], tick);
@@ -105,8 +107,31 @@ export class SharedPaces {
 		}
 		const steps = (dueAt - phase) / tick;
 		let at = phase + (notEarlier ? Math.ceil(steps) : Math.round(steps)) * tick;
+		// A trigger moving to another listing's tick goes on the one before rather than after, when it can:
+		// the move never makes it wait longer than its interval.
+		const before = phase + Math.floor(steps) * tick;
+		if (self.moved && !notEarlier && before > now) at = before;
+		self.moved = false;
 		if (at < now) at += Math.ceil((now - at) / tick) * tick;
 		return at;
+	}
+
+	/** The interval of `member`'s ticks: the shortest of its account's triggers. */
+	tickOf(member: object): number | undefined {
+		const account = this.accounts.get(this.accountOf.get(member) ?? '');
+		let tick: number | undefined;
+		for (const { intervalMs } of account?.members.values() ?? [])
+			tick = Math.min(tick ?? intervalMs, intervalMs);
+		return tick;
+	}
+
+	/** How many triggers, `member` included, check its account on its listing's tick. */
+	together(member: object): number {
+		const account = this.accounts.get(this.accountOf.get(member) ?? '');
+		const listing = account?.members.get(member)?.listing;
+		let count = 0;
+		for (const other of account?.members.values() ?? []) if (other.listing === listing) count += 1;
+		return count;
 	}
 
 	/** The member stopped (its workflow was deactivated). */

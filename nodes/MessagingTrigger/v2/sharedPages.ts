@@ -8,7 +8,11 @@
  */
 import type { ListQuery, PageFetcher } from '../../shared/paginate';
 
-/** How long an answer serves the checks that ask for the same page after it came. */
+/**
+ * How long an answer serves the checks that ask for the same page after it came, unless the caller
+ * says: half the account's tick (accountOptions), as a tick's checks reach their requests over a while
+ * on a busy n8n.
+ */
 export const FRESH_MS = 1_000;
 
 export type Page = Awaited<ReturnType<PageFetcher>>;
@@ -25,6 +29,7 @@ interface Entry {
 	/** Requests asked for before it, this one included (orders requests and readers without a clock). */
 	order: number;
 	answeredAt?: number;
+	freshMs: number;
 	/** Its asker stopped: its failure is its own, not the service's answer. */
 	abandoned: () => boolean;
 }
@@ -60,6 +65,7 @@ export class PageSharer {
 		key: string,
 		request: () => Promise<Page>,
 		abandoned: () => boolean = () => false,
+		freshMs = this.freshMs,
 	): Promise<Page> {
 		this.forgetStale();
 		const entry = this.entries.get(key);
@@ -73,9 +79,9 @@ export class PageSharer {
 			);
 			if (shared) return copyOf(shared.page);
 			this.stats.shared -= 1;
-			return await this.page(reader, key, request, abandoned);
+			return await this.page(reader, key, request, abandoned, freshMs);
 		}
-		const own: Entry = { answer: request(), order: ++this.asked, abandoned };
+		const own: Entry = { answer: request(), order: ++this.asked, abandoned, freshMs };
 		this.stats.requests += 1;
 		this.entries.set(key, own);
 		own.answer.then(
@@ -94,8 +100,8 @@ export class PageSharer {
 	private forgetStale(): void {
 		const now = this.now();
 		let oldest = this.asked + 1;
-		for (const [key, { answeredAt, order }] of this.entries) {
-			if (answeredAt !== undefined && now - answeredAt > this.freshMs) this.entries.delete(key);
+		for (const [key, { answeredAt, order, freshMs }] of this.entries) {
+			if (answeredAt !== undefined && now - answeredAt > freshMs) this.entries.delete(key);
 			else oldest = Math.min(oldest, order);
 		}
 		for (const [reader, mark] of this.readUpTo) if (mark < oldest) this.readUpTo.delete(reader);
@@ -113,15 +119,21 @@ export const sharedPages = new PageSharer();
 /**
  * The PageShare of one check of `reader` (readerOf): `listing` names the account and its Base URL (a hash and
  * the URL: the token is not kept); `stop` is the activation's, so that a stopped asker's failure
- * does not fail the others.
+ * does not fail the others; `freshMs`, how long the answers it asks for serve the others.
  */
-export function shareOf(listing: string, reader: string, stop?: AbortSignal): PageShare {
+export function shareOf(
+	listing: string,
+	reader: string,
+	stop?: AbortSignal,
+	freshMs?: number,
+): PageShare {
 	return (collection, query, fetchPage) => async (cursor, limit) =>
 		await sharedPages.page(
 			reader,
 			[listing, collection, JSON.stringify(query), cursor ?? '', limit].join('\n'),
 			async () => await fetchPage(cursor, limit),
 			() => stop?.aborted === true,
+			freshMs,
 		);
 }
 

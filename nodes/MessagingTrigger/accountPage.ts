@@ -1,0 +1,128 @@
+/**
+ * A check of a trigger on one conversation, read from the top pages of the account's listing (every
+ * conversation) that the account's other triggers read on the same tick (v2/sharedPages.ts), instead of
+ * from its conversation's own listing. Taken only when fewer pages than the triggers sharing them hold
+ * every message of the conversation the check may not know yet; otherwise the check lists its own.
+ * docs/exactly-once.md#many-triggers-on-one-account
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { idText } from '../shared/ids';
+import { countOrder } from '../shared/listOrder';
+import { walkPages, type PageFetcher } from '../shared/paginate';
+import type { Listing, ListingSettings } from './listing';
+import { clockAt, inUnit, serviceUnit } from './serviceClock';
+import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
+import { reachedKnownHistory } from './watermark';
+
+/**
+ * The conversation's listing, or why the account's pages could not stand for it: `distrust` when the
+ * account's listing is unfit for good; `missing`, known messages of the conversation it left out (deleted
+ * since, or listed apart by this service: the conversation's own listing tells). `accountSeen`: the top
+ * of the account's listing when it was read, kept either way (the next read may stop there).
+ */
+export type AccountPageReading =
+	| Listing
+	| {
+			declined: string;
+			distrust?: boolean;
+			missing?: string[];
+			accountSeen?: TriggerState['accountSeen'];
+	  };
+
+/** Ids kept of the top of the account's listing. */
+export const ACCOUNT_SEEN_KEPT = 20;
+
+/**
+ * Where a read of the account's pages may stop: at the top of the account's listing as last read, and
+ * once past the look-back window below the newest message seen there, so that a late message is caught
+ * as by a trigger on every conversation. The first time, where the conversation's own listing would.
+ */
+export function accountStopLine(
+	state: TriggerState,
+	settings: Pick<ListingSettings, 'lookBackSeconds' | 'nowMs'>,
+): Pick<TriggerState, 'settledThrough' | 'recent'> {
+	const seen = state.accountSeen;
+	if (!seen?.length) return state;
+	const now = clockAt(state.unit, settings.nowMs).now;
+	const newest = Math.max(...seen.map(([, createdAt]) => createdAt).filter((at) => at <= now));
+	const trailing = newest - inUnit(settings.lookBackSeconds, state.unit) - 1;
+	return {
+		settledThrough: Number.isFinite(trailing)
+			? Math.max(trailing, state.settledThrough ?? -Infinity)
+			: state.settledThrough,
+		recent: seen,
+	};
+}
+
+/**
+ * The conversation's listing as the top pages of the account's (`accountPages`, at most `maxPages`),
+ * when the state's order is newest first with no backlog being read in segments, those pages show
+ * newest first too, and they reach known history (accountStopLine, by watermark.ts's reachedKnownHistory),
+ * with every message of the conversation the trigger knows from that span of time on them.
+ */
+export async function listFromAccountPage(
+	accountPages: PageFetcher,
+	state: TriggerState | null,
+	conversationId: string,
+	settings: Pick<ListingSettings, 'pageSize' | 'unitSetting' | 'nowMs' | 'lookBackSeconds'>,
+	maxPages = 1,
+): Promise<AccountPageReading> {
+	if (!state || state.order !== 'newest_first' || state.settledThrough === null)
+		return { declined: 'the order of its listing is not known yet' };
+	if (state.resume?.length || state.stopAt !== undefined)
+		return { declined: 'a backlog is being read' };
+	let serviceTimeMs: number | undefined;
+	const fetchPage: PageFetcher = async (cursor, limit) => {
+		const page = await accountPages(cursor, limit);
+		serviceTimeMs ??= page.serviceTimeMs;
+		return page;
+	};
+	const stopLine = accountStopLine(state, settings);
+	const records: IDataObject[] = [];
+	let all: TriggerMessage[] = [];
+	let more: string | undefined;
+	let stalled = false;
+	let reached = false;
+	// Pages read together on the tick cost one request each, whoever reads them.
+	for await (const page of walkPages(fetchPage, { pageSize: settings.pageSize, maxPages })) {
+		if (page.records.some((r) => idText(r.conversation_id) === undefined))
+			return { declined: 'its messages do not name their conversation', distrust: true };
+		records.push(...page.records);
+		all = triggerMessagesOf(records);
+		if (countOrder(all, undefined, { rising: 0, falling: 0 }).rising > 0)
+			return { declined: 'the account listing is not newest first', distrust: true };
+		({ next: more, stalled } = page);
+		reached = !more || reachedKnownHistory(stopLine, triggerMessagesOf(page.records), true);
+		if (reached) break;
+	}
+	const accountSeen = all
+		.slice(0, ACCOUNT_SEEN_KEPT)
+		.map((m): [string, number] => [m.id, m.created_at])
+		.reverse();
+	if (!reached)
+		return { declined: `more than ${maxPages} page(s) to read on the account`, accountSeen };
+	const onPages = new Set(all.map((m) => m.id));
+	const oldest = more ? (all[all.length - 1]?.created_at ?? Infinity) : -Infinity;
+	const missing = state.recent
+		.filter(([id, createdAt]) => createdAt > oldest && !onPages.has(id))
+		.map(([id]) => id);
+	if (missing.length > 0) return { declined: 'known messages are not on it', missing };
+
+	const own = records.filter((r) => idText(r.conversation_id) === conversationId);
+	const listed = triggerMessagesOf(own);
+	const unit = serviceUnit(settings.unitSetting, state, listed);
+	return {
+		from: state,
+		listed,
+		evidence: countOrder(listed, undefined, { rising: 0, falling: 0 }),
+		finished: 'complete',
+		exhausted: !more,
+		stalled,
+		pages: 1,
+		lastId: idText(own[own.length - 1]?.id),
+		serviceTimeMs,
+		clock: clockAt(unit, serviceTimeMs ?? settings.nowMs),
+		accountSeen,
+	};
+}
