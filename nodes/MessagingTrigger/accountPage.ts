@@ -56,17 +56,18 @@ export function accountStopLine(
 }
 
 /**
- * The conversation's listing as the top pages of the account's (`accountPages`, at most `maxPages`),
+ * The conversation's listing as the top pages of the account's (`accountPages`, at most `pages`),
  * when the state's order is newest first with no backlog being read in segments, those pages show
  * newest first too, and they reach known history (accountStopLine, by watermark.ts's reachedKnownHistory),
- * with every message of the conversation the trigger knows from that span of time on them.
+ * with every message of the conversation the trigger knows from that span of time on them (but those
+ * found deleted, `gone`).
  */
 export async function listFromAccountPage(
 	accountPages: PageFetcher,
 	state: TriggerState | null,
 	conversationId: string,
 	settings: Pick<ListingSettings, 'pageSize' | 'unitSetting' | 'nowMs' | 'lookBackSeconds'>,
-	maxPages = 1,
+	{ pages: maxPages, gone = new Set() }: { pages: number; gone?: ReadonlySet<string> },
 ): Promise<AccountPageReading> {
 	if (!state || state.order !== 'newest_first' || state.settledThrough === null)
 		return { declined: 'the order of its listing is not known yet' };
@@ -105,7 +106,7 @@ export async function listFromAccountPage(
 	const onPages = new Set(all.map((m) => m.id));
 	const oldest = more ? (all[all.length - 1]?.created_at ?? Infinity) : -Infinity;
 	const missing = state.recent
-		.filter(([id, createdAt]) => createdAt > oldest && !onPages.has(id))
+		.filter(([id, createdAt]) => createdAt > oldest && !onPages.has(id) && !gone.has(id))
 		.map(([id]) => id);
 	if (missing.length > 0) return { declined: 'known messages are not on it', missing };
 

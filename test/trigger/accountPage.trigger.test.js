@@ -109,6 +109,26 @@ describe('triggers each on one conversation of a newest-first service', () => {
 		expect(listRequests().length).toBeLessThanOrEqual(16); // still one a tick
 	});
 
+	test('a known message deleted costs one listing of its conversation, not one a check', async () => {
+		await setUp();
+		await startTriggers(3);
+		for (let i = 0; i < 3; i++) send(i);
+		await group.runFor(20_000);
+		const [deleted] = /** @type {string[]} */ (sent.get(conversation(0)));
+		sandbox.store.deleteMessage(deleted);
+		sent.set(conversation(0), []);
+		sandbox.clearRequests();
+		await group.runFor(30_000);
+		const own = listRequests().filter((/** @type {any} */ r) =>
+			r.query.includes('conversation_id'),
+		);
+		expect(own).toHaveLength(1);
+		expect(accountListings().length).toBeLessThanOrEqual(7);
+		send(0);
+		await group.runFor(10_000);
+		expect(deliveredBy(group.hosts[0])).toEqual([deleted, ...(sent.get(conversation(0)) ?? [])]);
+	});
+
 	test('with a trigger on every conversation beside them, all read the one listing of the account', async () => {
 		await setUp();
 		await startTriggers(3);

@@ -64,7 +64,7 @@ const HISTORY = [
 
 test('the account pages down to known history stand for the conversation: its messages only, the account top kept', async () => {
 	const { fetchPage, asked } = account(HISTORY);
-	const read = await listFromAccountPage(fetchPage, state(), 'conv_a', settings, 3);
+	const read = await listFromAccountPage(fetchPage, state(), 'conv_a', settings, { pages: 3 });
 	expect(read).not.toHaveProperty('declined');
 	// Down to the page holding m1 (known) and ending on a settled message: 2 requests of 3.
 	expect(asked).toEqual([undefined, 'm3']);
@@ -81,7 +81,7 @@ test('the account pages down to known history stand for the conversation: its me
 
 test('more pages to read than allowed: declined, with the top of the account as read', async () => {
 	const { fetchPage, asked } = account(HISTORY);
-	const read = await listFromAccountPage(fetchPage, state(), 'conv_a', settings, 1);
+	const read = await listFromAccountPage(fetchPage, state(), 'conv_a', settings, { pages: 1 });
 	expect(read).toMatchObject({ declined: 'more than 1 page(s) to read on the account' });
 	expect(read.accountSeen.map(([id]) => id)).toEqual(['m3', 'm4', 'm5']);
 	expect(asked).toHaveLength(1);
@@ -101,7 +101,7 @@ test('the account listing read last time ends the walk at its top, past the look
 		seen,
 		'conv_a',
 		{ ...settings, lookBackSeconds: 0 },
-		5,
+		{ pages: 5 },
 	);
 	expect(asked).toEqual([undefined, 'm6']);
 	expect(read.listed.map((m) => m.id)).toEqual(['m6', 'm4']);
@@ -117,7 +117,7 @@ test('the account listing read last time ends the walk at its top, past the look
 		state(),
 		'conv_a',
 		{ ...settings, lookBackSeconds: 0 },
-		5,
+		{ pages: 5 },
 	);
 	expect(first.asked).toHaveLength(3);
 });
@@ -133,11 +133,11 @@ test.each([
 	['a backlog read in segments', { resume: ['m3'] }, 'a backlog is being read'],
 ])('%s: declined without a request', async (_name, more, reason) => {
 	const { fetchPage, asked } = account(HISTORY);
-	await expect(listFromAccountPage(fetchPage, state(more), 'conv_a', settings, 3)).resolves.toEqual(
-		{
-			declined: reason,
-		},
-	);
+	await expect(
+		listFromAccountPage(fetchPage, state(more), 'conv_a', settings, { pages: 3 }),
+	).resolves.toEqual({
+		declined: reason,
+	});
 	expect(asked).toEqual([]);
 });
 
@@ -149,10 +149,27 @@ test('a known message of the conversation missing from the pages read: declined,
 			['m2', NOW_S - 400],
 		],
 	});
-	await expect(listFromAccountPage(fetchPage, known, 'conv_a', settings, 3)).resolves.toEqual({
+	await expect(
+		listFromAccountPage(fetchPage, known, 'conv_a', settings, { pages: 3 }),
+	).resolves.toEqual({
 		declined: 'known messages are not on it',
 		missing: ['m2'],
 	});
+});
+
+test('a known message found deleted is not looked for again', async () => {
+	const { fetchPage } = account(HISTORY);
+	const known = state({
+		recent: [
+			['m1', NOW_S - 600],
+			['m2', NOW_S - 400],
+		],
+	});
+	const read = await listFromAccountPage(fetchPage, known, 'conv_a', settings, {
+		pages: 3,
+		gone: new Set(['m2']),
+	});
+	expect(read.listed.map((m) => m.id)).toEqual(['m4', 'm1', 'm0']);
 });
 
 test.each([
@@ -168,7 +185,9 @@ test.each([
 	],
 ])('%s: declined for good', async (_name, messages, reason) => {
 	const { fetchPage } = account(/** @type {any} */ (messages));
-	await expect(listFromAccountPage(fetchPage, state(), 'conv_a', settings, 3)).resolves.toEqual({
+	await expect(
+		listFromAccountPage(fetchPage, state(), 'conv_a', settings, { pages: 3 }),
+	).resolves.toEqual({
 		declined: reason,
 		distrust: true,
 	});
@@ -200,14 +219,14 @@ describe('accountStopLine', () => {
 		const { fetchPage } = account(
 			/** @type {any} */ ([...many, ...HISTORY.map(([id, c, ago]) => [id, c, ago + 100])]),
 		);
-		const read = await listFromAccountPage(fetchPage, state(), 'conv_a', settings, 1);
+		const read = await listFromAccountPage(fetchPage, state(), 'conv_a', settings, { pages: 1 });
 		expect(read.accountSeen).toHaveLength(3);
 		const deep = await listFromAccountPage(
 			fetchPage,
 			state(),
 			'conv_a',
 			{ ...settings, pageSize: 100 },
-			1,
+			{ pages: 1 },
 		);
 		expect(deep.accountSeen).toHaveLength(ACCOUNT_SEEN_KEPT);
 		expect(deep.accountSeen[ACCOUNT_SEEN_KEPT - 1][0]).toBe('n0');

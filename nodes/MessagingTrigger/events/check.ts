@@ -43,7 +43,12 @@ export interface CheckSettings {
 		fetchPage: PageFetcher,
 	) => PageFetcher;
 	/** Version 2 on one conversation: whether its check may read the account's first page (accountPage.ts). */
-	accountPage?: { pages: number; distrust(reason: string): void };
+	accountPage?: {
+		pages: number;
+		gone: ReadonlySet<string>;
+		deleted(ids: string[]): void;
+		distrust(reason: string): void;
+	};
 	/** Conversations an activation looked up already (version 2), so they are not looked up again. */
 	knownConversations?: KnownConversations;
 }
@@ -98,12 +103,15 @@ async function fromAccountPage(
 		stored,
 		settings.conversationId,
 		settings,
-		settings.accountPage.pages,
+		settings.accountPage,
 	);
 	if (!('declined' in read)) return read;
 	const own = await settings.ownListing();
-	const listedApart = read.missing?.some((id) => own.listed.some((m) => m.id === id));
-	if (read.distrust || listedApart) settings.accountPage.distrust(read.declined);
+	const listed = new Set(own.listed.map((m) => m.id));
+	const missing = read.missing ?? [];
+	if (read.distrust || missing.some((id) => listed.has(id)))
+		settings.accountPage.distrust(read.declined);
+	else if (own.finished === 'complete') settings.accountPage.deleted(missing);
 	// Its own listing covers what the account's pages did not: the next read of them may stop at their top.
 	return read.accountSeen ? { ...own, accountSeen: read.accountSeen } : own;
 }

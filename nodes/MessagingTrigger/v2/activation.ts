@@ -36,6 +36,10 @@ export interface AccountPageUse {
 	 * read them together, and none once the account's listing proved unfit.
 	 */
 	pages: number;
+	/** Known messages of its conversation found deleted: the account's pages need not show them. */
+	gone: ReadonlySet<string>;
+	/** They were: remembered for this activation (up to GONE_KEPT). */
+	deleted(ids: string[]): void;
 	/** The account's listing left out a message of this conversation: its checks list their own from now on. */
 	distrust(reason: string): void;
 }
@@ -49,8 +53,11 @@ function halfTick(member: object): number | undefined {
 /** Account pages a check reads at most in place of its conversation's listing. */
 export const MAX_ACCOUNT_PAGES = 10;
 
-/** Activations whose conversation the account's listing proved not to hold whole. */
-const distrusted = new WeakSet<object>();
+/** Deleted messages an activation remembers; past it, the oldest are forgotten. */
+const GONE_KEPT = 100;
+
+/** Per activation: whether the account's listing proved not to hold its conversation whole, what was deleted. */
+const readings = new WeakMap<object, { distrusted: boolean; gone: Set<string> }>();
 
 /**
  * Every request of a check takes its turn in the pace its account shares with the other triggers of
@@ -72,13 +79,21 @@ export function accountOptions(
 		conversationId !== '' && order === 'newest_first' && !watchesMessages(events);
 	const listing = JSON.stringify([baseUrl, onAccountPage ? '' : conversationId, pageSize]);
 	const pacer = sharedPaces.pacerFor(key, member, settings.intervalMs, listing);
+	let reading = readings.get(member);
+	if (!reading) readings.set(member, (reading = { distrusted: false, gone: new Set() }));
+	const { gone } = reading;
 	const accountPage: AccountPageUse | undefined = onAccountPage
 		? {
-				pages: distrusted.has(member)
+				pages: reading.distrusted
 					? 0
 					: Math.min(MAX_ACCOUNT_PAGES, sharedPaces.together(member) - 1),
+				gone,
+				deleted: (ids) => {
+					for (const id of ids) gone.add(id);
+					for (const id of gone) if (gone.size > GONE_KEPT) gone.delete(id);
+				},
 				distrust: (reason) => {
-					distrusted.add(member);
+					reading.distrusted = true;
 					context.logger.info(
 						`Messaging Trigger: the account's listing is not used for this conversation any more (${reason})`,
 					);
