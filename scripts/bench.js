@@ -14,8 +14,8 @@
  * --splice its section written into BENCHMARKS.md. --only recovery: 1,000 events lost in a crash delivered again
  * (scripts/bench/recovery.js), with --compare and --splice alike. --only soak: the ceiling of one trigger and an
  * hour of soak in a real n8n (scripts/bench/soak.js, its options there; not part of CI).
- * --only share: 1, 20 and 100 triggers on one token in a real n8n (scripts/bench/triggerShare.js), with --compare
- * REF and --splice likewise.
+ * --only share: 1, 20 and 100 triggers on one token, then 100 each on its own conversation, in a real n8n
+ * (scripts/bench/triggerShare.js), with --compare REF and --splice likewise.
  * A partial run (--quick, --only, --variants, --idle-only) writes .bench/BENCHMARKS.partial.md instead.
  *
  * scripts/bench/: cli.js (options), service.js (the sandbox's data and settings), workloads.js (the
