@@ -14,6 +14,7 @@
  * into .bench/soak.md.
  */
 const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
 const n8n = require('../lib/n8n');
@@ -165,16 +166,27 @@ async function measured(file, wanted, measure) {
 	return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
 }
 
+/** The code measured: HEAD's short hash, with `+` when the runtime code had uncommitted changes. */
+function codeVersion() {
+	const git = (...args) => execFileSync('git', args, { cwd: n8n.ROOT }).toString().trim();
+	try {
+		return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'nodes', 'credentials') ? '+' : ''}`;
+	} catch {
+		return undefined;
+	}
+}
+
 async function benchSoak(args, { started, log }) {
 	const options = optionsOf(args);
 	const saved = (name) => path.join(n8n.ROOT, '.bench', `soak-${name}.json`);
 	const ceilings = await measured(saved('ceiling'), options.ceiling, async () => {
 		const results = [];
 		for (const mode of options.modes) results.push(await ceiling(mode, options, log));
-		return { started, ended: new Date(), step: options.step, results };
+		return { started, ended: new Date(), commit: codeVersion(), step: options.step, results };
 	});
 	const soaked = await measured(saved('soak'), options.soak, async () => ({
 		started: new Date(),
+		commit: codeVersion(),
 		...(await soak(options, log)),
 		ended: new Date(),
 	}));

@@ -72,10 +72,14 @@ function soakSection({ ceilings, soaked, machine }) {
 		ceilings && `the ceilings ${utc(ceilings.started)} to ${utc(ceilings.ended)}`,
 		soaked && `the soak ${utc(soaked.started)} to ${utc(soaked.ended)}`,
 	].filter(Boolean);
+	const code = [
+		ceilings?.commit && `the ceilings on ${ceilings.commit}`,
+		soaked?.commit && `the soak on ${soaked.commit}`,
+	].filter(Boolean);
 	const lines = [
 		SOAK_TITLE,
 		'',
-		`Measured (${when.join(', ')}) by \`npm run bench -- --only soak\` on ${machine}. A real \`n8n start\` with the trigger (version 2, every 5 s) on one conversation of the sandbox; each execution logs the ids it received into a second sandbox without faults (one log message per execution, the ceiling's executions without any wait), so that what is lost or repeated is counted by the service. Latency: from a message's creation to the start of the execution that received it, as n8n recorded it. Load: the machine's 1-minute load average when the row was taken (other work shared the machine).`,
+		`Measured (${when.join(', ')}) by \`npm run bench -- --only soak\` on ${machine}${code.length ? `; the code: ${code.join(', ')}` : ''}. A real \`n8n start\` with the trigger (version 2, every 5 s) on one conversation of the sandbox; each execution logs the ids it received into a second sandbox without faults (one log message per execution, the ceiling's executions without any wait), so that what is lost or repeated is counted by the service. Latency: from a message's creation to the start of the execution that received it, as n8n recorded it. Load: the machine's 1-minute load average when the row was taken (other work shared the machine).`,
 	];
 	for (const c of ceilings?.results ?? []) lines.push(...ceilingLines(c, ceilings.step, 5));
 	if (soaked) lines.push(...soakLines(soaked));
