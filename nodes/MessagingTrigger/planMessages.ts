@@ -86,7 +86,8 @@ export function planMessages(
 		order,
 	});
 	known(next);
-	if (listing.accountSeen) next.accountSeen = listing.accountSeen;
+	// Not over what waits (truncated): the next read of the account must reach it again.
+	if (listing.accountSeen && !truncated) next.accountSeen = listing.accountSeen;
 	if (truncated) {
 		// Part of what was read waits: read the same place again next time.
 		if (state?.resume) next.resume = state.resume;

@@ -72,6 +72,21 @@ describe('plan', () => {
 		expect(result.nextState.recent.map(([id]) => id)).toEqual(['a', 'b']);
 	});
 
+	test("a read of the account's listing keeps its top, unless what it read does not all fit (it waits, and the next read must reach it)", () => {
+		const seen = [
+			['x', 170],
+			['c', 171],
+		];
+		const read = listing(state, [msg('c', 171), msg('b', 160), msg('a', 150)], {
+			accountSeen: seen,
+		});
+		const settings = { ...base, events: NEW_MESSAGES_ONLY };
+		expect(plan(state, { messages: read }, 10, settings).nextState.accountSeen).toEqual(seen);
+		const truncated = plan(state, { messages: read }, 1, settings);
+		expect(truncated.deliveries.map((d) => d.key)).toEqual(['b']);
+		expect(truncated.nextState.accountSeen).toBeUndefined();
+	});
+
 	test("the account's own messages are left out once it is known, and a learned contact is stored", () => {
 		const mine = msg('b', 160, { contact: { id: 'me' } });
 		const result = plan(state, { messages: listing(state, [mine, msg('a', 150)]) }, 10, {
