@@ -30,6 +30,21 @@ export type AccountPageReading =
 			accountSeen?: TriggerState['accountSeen'];
 	  };
 
+/** What a check of a trigger on one conversation may read from the account's listing (v2/activation.ts). */
+export interface AccountPageUse {
+	/**
+	 * The account's pages it may read (0: none): fewer than the triggers that check on its tick, which
+	 * read them together, and none once the account's listing proved unfit.
+	 */
+	pages: number;
+	/** Known messages of its conversation found deleted: the account's pages need not show them. */
+	gone: ReadonlySet<string>;
+	/** They were: remembered for this activation. */
+	deleted(ids: string[]): void;
+	/** The account's listing left out a message of this conversation: its checks list their own from now on. */
+	distrust(reason: string): void;
+}
+
 /** Ids kept of the top of the account's listing. */
 export const ACCOUNT_SEEN_KEPT = 20;
 
@@ -126,4 +141,36 @@ export async function listFromAccountPage(
 		clock: clockAt(unit, serviceTimeMs ?? settings.nowMs),
 		accountSeen,
 	};
+}
+
+/**
+ * The conversation's listing read from the account's top pages when they hold it, else its own;
+ * a known message the account's page left out that the conversation's own listing still has makes the
+ * trigger stop reading the account's page.
+ */
+export async function listConversation(
+	accountPages: PageFetcher,
+	stored: TriggerState | null,
+	settings: Pick<ListingSettings, 'pageSize' | 'unitSetting' | 'nowMs' | 'lookBackSeconds'> & {
+		conversationId: string;
+		accountPage: AccountPageUse;
+		ownListing: () => Promise<Listing>;
+	},
+): Promise<Listing> {
+	const read = await listFromAccountPage(
+		accountPages,
+		stored,
+		settings.conversationId,
+		settings,
+		settings.accountPage,
+	);
+	if (!('declined' in read)) return read;
+	const own = await settings.ownListing();
+	const listed = new Set(own.listed.map((m) => m.id));
+	const missing = read.missing ?? [];
+	if (read.distrust || missing.some((id) => listed.has(id)))
+		settings.accountPage.distrust(read.declined);
+	else if (own.finished === 'complete') settings.accountPage.deleted(missing);
+	// Its own listing covers what the account's pages did not: the next read of them may stop at their top.
+	return read.accountSeen ? { ...own, accountSeen: read.accountSeen } : own;
 }

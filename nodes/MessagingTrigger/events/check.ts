@@ -12,8 +12,8 @@ import {
 } from '../../shared/paginate';
 import type { TimestampUnitSetting } from '../../shared/timestamps';
 import type { RequestContext, RequestOptions } from '../../shared/transport';
-import { listFromAccountPage } from '../accountPage';
-import { listSince, type Listing, type ListingSettings } from '../listing';
+import { listConversation, type AccountPageUse } from '../accountPage';
+import { listSince, type Listing } from '../listing';
 import { listQuery, type TriggerOptions } from '../options';
 import type { MessageOutputSettings } from '../output';
 import { learnOwnContact, type KnownConversations } from '../ownContact';
@@ -43,12 +43,7 @@ export interface CheckSettings {
 		fetchPage: PageFetcher,
 	) => PageFetcher;
 	/** Version 2 on one conversation: whether its check may read the account's first page (accountPage.ts). */
-	accountPage?: {
-		pages: number;
-		gone: ReadonlySet<string>;
-		deleted(ids: string[]): void;
-		distrust(reason: string): void;
-	};
+	accountPage?: AccountPageUse;
 	/** Conversations an activation looked up already (version 2), so they are not looked up again. */
 	knownConversations?: KnownConversations;
 }
@@ -84,38 +79,6 @@ async function watchWindow(
 	return newestOf(top, size);
 }
 
-/**
- * The conversation's listing read from the account's top pages when they hold it, else its own;
- * a known message the account's page left out that the conversation's own listing still has makes the
- * trigger stop reading the account's page.
- */
-async function fromAccountPage(
-	accountPages: PageFetcher,
-	stored: TriggerState | null,
-	settings: Pick<ListingSettings, 'pageSize' | 'unitSetting' | 'nowMs' | 'lookBackSeconds'> & {
-		conversationId: string;
-		accountPage: NonNullable<CheckSettings['accountPage']>;
-		ownListing: () => Promise<Listing>;
-	},
-): Promise<Listing> {
-	const read = await listFromAccountPage(
-		accountPages,
-		stored,
-		settings.conversationId,
-		settings,
-		settings.accountPage,
-	);
-	if (!('declined' in read)) return read;
-	const own = await settings.ownListing();
-	const listed = new Set(own.listed.map((m) => m.id));
-	const missing = read.missing ?? [];
-	if (read.distrust || missing.some((id) => listed.has(id)))
-		settings.accountPage.distrust(read.declined);
-	else if (own.finished === 'complete') settings.accountPage.deleted(missing);
-	// Its own listing covers what the account's pages did not: the next read of them may stop at their top.
-	return read.accountSeen ? { ...own, accountSeen: read.accountSeen } : own;
-}
-
 /** A check's plan, and the output settings its items are built with (the own contact as learned). */
 export interface CheckResult extends Plan {
 	output: MessageOutputSettings;
@@ -139,7 +102,7 @@ export async function checkEvents(
 		});
 	const accountPage = settings.accountPage?.pages ? settings.accountPage : undefined;
 	const messages = accountPage
-		? await fromAccountPage(
+		? await listConversation(
 				share('messages', {}, servicePages(context, 'messages', {}, requests)),
 				stored,
 				{ ...listingSettings, accountPage, ownListing },

@@ -6,6 +6,7 @@
 import type { ITriggerFunctions } from 'n8n-workflow';
 
 import type { MessagingCredentials, RequestContext, RequestOptions } from '../../shared/transport';
+import type { AccountPageUse } from '../accountPage';
 import { watchesMessages } from '../events/settings';
 import type { TriggerOptions } from '../options';
 import type { ListOrder } from '../../shared/paginate';
@@ -27,21 +28,6 @@ export function checkContext(context: ITriggerFunctions, stop?: AbortSignal): Re
 	// The transport ends its waits (a turn of the shared pace, a retry) when this aborts: a stop.
 	if (stop) Object.defineProperty(perCheck, 'getExecutionCancelSignal', { value: () => stop });
 	return perCheck;
-}
-
-/** What a check of a trigger on one conversation may read from the account's listing (accountPage.ts). */
-export interface AccountPageUse {
-	/**
-	 * The account's pages it may read (0: none): fewer than the triggers that check on its tick, which
-	 * read them together, and none once the account's listing proved unfit.
-	 */
-	pages: number;
-	/** Known messages of its conversation found deleted: the account's pages need not show them. */
-	gone: ReadonlySet<string>;
-	/** They were: remembered for this activation (up to GONE_KEPT). */
-	deleted(ids: string[]): void;
-	/** The account's listing left out a message of this conversation: its checks list their own from now on. */
-	distrust(reason: string): void;
 }
 
 /** Half the tick of `member`'s account: its answers serve the tick's checks that ask late, none of the next tick's. */
