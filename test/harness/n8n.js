@@ -7,7 +7,7 @@
  * and ./triggerHost.js.
  */
 // First: it sets n8n's environment up before n8n-core is loaded.
-const { nodeTypes, additionalData, CREDENTIAL_REF } = require('./n8nCore');
+const { nodeTypes, additionalData, credentialReads, CREDENTIAL_REF } = require('./n8nCore');
 const { WorkflowExecute } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 
@@ -109,6 +109,7 @@ module.exports = {
 	runMessagingNode,
 	nodeTypes,
 	additionalData,
+	credentialReads,
 	startMessagingRun,
 	...require('./n8nContexts'),
 	...require('./n8nTrigger'),

@@ -101,16 +101,24 @@ const nodeTypes = {
 	getKnownTypes: () => ({}),
 };
 
+/** How often n8n was asked for each credential object (n8n decrypts it, and more, at each read). */
+const reads = new WeakMap();
+/** @param {object} credentialData @returns {number} */
+const credentialReads = (credentialData) => reads.get(credentialData) ?? 0;
+
 /**
  * n8n's CredentialsHelper (an abstract class) as far as these runs call it.
  * @returns {import('n8n-workflow').ICredentialsHelper}
  */
 function credentialsHelper(credentialData) {
+	if (credentialData && typeof credentialData === 'object' && !reads.has(credentialData))
+		reads.set(credentialData, 0);
 	return /** @type {any} */ ({
 		getParentTypes: () => [],
 		getCredentialsProperties: () => credentialType.properties,
 		isCredentialUsableByNode: () => true,
 		async getDecrypted() {
+			reads.set(credentialData, (reads.get(credentialData) ?? 0) + 1);
 			return { ...credentialData };
 		},
 		async preAuthentication() {
@@ -150,4 +158,4 @@ function additionalData(credentials, workflowData) {
 
 const CREDENTIAL_REF = { messagingApi: { id: 'cred-1', name: 'Messaging account' } };
 
-module.exports = { dist, NODE_TYPES, nodeTypes, additionalData, CREDENTIAL_REF };
+module.exports = { dist, NODE_TYPES, nodeTypes, additionalData, credentialReads, CREDENTIAL_REF };

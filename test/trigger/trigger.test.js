@@ -7,7 +7,7 @@
  * clocks apart, milliseconds), loop safety and version 1's own paths are in triggerTime.test.js;
  * version 2's own behaviour (schedule, settlement, restarts) is in triggerV2.test.js.
  */
-const { byId } = require('../harness/sandbox');
+const { byId, TOKEN } = require('../harness/sandbox');
 const { VERSIONS } = require('../harness/triggerVersions');
 const {
 	startTriggerSandbox,
@@ -97,7 +97,7 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 		test.each([
 			[
 				'401',
-				() => (credentials.accessToken = 'bad'),
+				() => sandbox.set({ tokens: {} }), // the token refused (an edit of it reaches version 2 within a minute)
 				'Authentication failed: check the access token of the Messaging API credential',
 			],
 			[
@@ -131,6 +131,7 @@ describe.each(VERSIONS)('Messaging Trigger %s', (_name, version) => {
 				await expect(trigger.check()).rejects.toThrow(message);
 				expect(JSON.stringify(trigger.state())).toBe(before);
 				credentials.accessToken = token;
+				sandbox.set({ tokens: { [TOKEN]: 'ct_me' } });
 				sandbox.clearFaults();
 				expect(texts(await trigger.check())).toEqual([
 					'during the outage 1',

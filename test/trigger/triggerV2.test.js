@@ -4,8 +4,13 @@
  * the schedule, deliveries settled by donePromise, n8n before 2.20, Fetch Test Event. Redelivery of lost
  * executions and restarts are in triggerV2Restarts.test.js.
  */
-const { createTriggerHost, fetchTestEvent, TRIGGER_FAKE_TIMERS } = require('../harness/n8n');
-const { byId } = require('../harness/sandbox');
+const {
+	createTriggerHost,
+	credentialReads,
+	fetchTestEvent,
+	TRIGGER_FAKE_TIMERS,
+} = require('../harness/n8n');
+const { byId, TOKEN } = require('../harness/sandbox');
 const { startTriggerSandbox, triggerHelpers } = require('../harness/triggerSuite');
 const {
 	UNSUPPORTED_N8N_WARNING: UNSUPPORTED,
@@ -83,8 +88,7 @@ describe('Messaging Trigger v2: schedule under load and failure', () => {
 	test('failed checks back off (doubling, capped), never stop the trigger, and a success resets the pace', async () => {
 		send('before');
 		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
-		const token = credentials.accessToken;
-		credentials.accessToken = 'revoked'; // 401: not retried by the transport, the check fails at once
+		sandbox.set({ tokens: {} }); // the token revoked, 401: not retried by the transport, the check fails at once
 		const gaps = [];
 		for (let i = 0; i < 8; i++) gaps.push(await host.tick());
 		// The first gap is the normal interval; then each failure doubles the wait (plus up to 10% spread) up to 5 minutes.
@@ -98,12 +102,32 @@ describe('Messaging Trigger v2: schedule under load and failure', () => {
 		expect(host.emitErrors).toEqual([]); // n8n would deactivate a trigger that calls emitError
 		expect(host.reported.length).toBeGreaterThanOrEqual(1); // a lasting outage is reported (failed execution, error workflow)
 		expect(host.reported[0].message).toMatch(/^Authentication failed.*the trigger keeps trying/);
-		credentials.accessToken = token;
+		sandbox.set({ tokens: { [TOKEN]: 'ct_me' } });
 		advanceServiceClock();
 		send('after the outage');
 		await host.tick(); // the last backoff wait, then a successful check
 		expect(texts(host.delivered())).toEqual(['after the outage']);
 		expect(await host.tick()).toBe(5000);
+	});
+
+	test('the credential is read once a minute, not at every check: an edit takes effect within a minute, and a failed check reads it again', async () => {
+		send('before');
+		host = await createTriggerHost({ credentials, parameters: every(5) }).start();
+		const read = () => credentialReads(credentials);
+		const atStart = read();
+		for (let i = 0; i < 11; i++) await host.tick(); // 55 s of checks
+		expect(read()).toBe(atStart);
+		const token = credentials.accessToken;
+		credentials.accessToken = 'edited-and-wrong';
+		advanceServiceClock();
+		send('still read with the token as it was');
+		await host.tick(); // 60 s: read again, the edited token refused
+		expect(read()).toBe(atStart + 1);
+		expect(texts(host.delivered())).toEqual([]);
+		credentials.accessToken = token;
+		await host.tick(); // after a failure, read again at once
+		expect(read()).toBe(atStart + 2);
+		expect(texts(host.delivered())).toEqual(['still read with the token as it was']);
 	});
 
 	test("429s asking for 120 s: the next check waits the service's whole Retry-After, not the transport's 60 s cap", async () => {

@@ -3,9 +3,16 @@
  * activation's stop, the pace its account shares with the other triggers of this process, and the
  * pages they read together).
  */
-import type { ITriggerFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ITriggerFunctions } from 'n8n-workflow';
 
-import type { MessagingCredentials, RequestContext, RequestOptions } from '../../shared/transport';
+import {
+	CREDENTIAL_TYPE,
+	getMessagingCredentials,
+	useCredentialData,
+	type MessagingCredentials,
+	type RequestContext,
+	type RequestOptions,
+} from '../../shared/transport';
 import type { AccountPageUse } from '../accountPage';
 import { watchesMessages } from '../events/settings';
 import type { TriggerOptions } from '../options';
@@ -22,9 +29,48 @@ export interface ActivationSettings {
 	stopWaitMs?: number;
 }
 
-/** A context per check, so the credential is read again at each check (edits take effect). */
-export function checkContext(context: ITriggerFunctions, stop?: AbortSignal): RequestContext {
+/**
+ * How long an activation's checks use the credential it read: n8n's read costs about 10 ms of CPU (an
+ * expression isolate each time), at every check of every trigger. An edit takes effect within this.
+ */
+export const CREDENTIAL_REUSE_MS = 60_000;
+
+/** The credential of an activation's checks: read again once CREDENTIAL_REUSE_MS old, and after a failed check. */
+export class ActivationCredential {
+	private read: { data: Promise<ICredentialDataDecryptedObject>; at: number } | undefined;
+
+	of(context: ITriggerFunctions, now = Date.now()): Promise<ICredentialDataDecryptedObject> {
+		if (!this.read || now - this.read.at >= CREDENTIAL_REUSE_MS) {
+			const data = context.getCredentials(CREDENTIAL_TYPE);
+			this.read = { data, at: now };
+			data.catch(() => this.forget());
+		}
+		return this.read.data;
+	}
+
+	forget(): void {
+		this.read = undefined;
+	}
+}
+
+/**
+ * What a check knows of its activation: its stop's signal (which ends the check's waits), what stands for
+ * it among the triggers sharing its account's pace, and its credential.
+ */
+export interface ActivationHandle {
+	signal?: AbortSignal;
+	member?: object;
+	credential?: ActivationCredential;
+}
+
+/** A context per check (its requests end when the activation stops), with the activation's credential. */
+export function checkContext(
+	context: ITriggerFunctions,
+	stop?: AbortSignal,
+	credential?: ActivationCredential,
+): RequestContext {
 	const perCheck = Object.create(context) as RequestContext;
+	if (credential) useCredentialData(perCheck, credential.of(context));
 	// The transport ends its waits (a turn of the shared pace, a retry) when this aborts: a stop.
 	if (stop) Object.defineProperty(perCheck, 'getExecutionCancelSignal', { value: () => stop });
 	return perCheck;
@@ -54,7 +100,7 @@ export function accountOptions(
 	context: ITriggerFunctions,
 	credentials: MessagingCredentials,
 	settings: ActivationSettings,
-	{ member, stop, order }: { member: object; stop?: AbortSignal; order?: ListOrder },
+	{ member, signal, order }: { member: object; signal?: AbortSignal; order?: ListOrder },
 ): { requests: RequestOptions; sharePages: PageShare; accountPage?: AccountPageUse } {
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const key = accountKey(baseUrl, String(credentials.accessToken ?? ''));
@@ -88,7 +134,26 @@ export function accountOptions(
 		: undefined;
 	return {
 		requests: { pacer, throughRefusal: true },
-		sharePages: shareOf(`${key}\n${baseUrl}`, readerOf(context), stop, halfTick(member)),
+		sharePages: shareOf(`${key}\n${baseUrl}`, readerOf(context), signal, halfTick(member)),
 		accountPage,
+	};
+}
+
+/** What one check runs with: its context, the activation's credential, its account's shared pace and pages. */
+export async function checkSetup(
+	context: ITriggerFunctions,
+	settings: ActivationSettings,
+	activation: ActivationHandle & { member: object; order?: ListOrder },
+): Promise<{
+	context: RequestContext;
+	credentials: MessagingCredentials;
+	account: ReturnType<typeof accountOptions>;
+}> {
+	const perCheck = checkContext(context, activation.signal, activation.credential);
+	const credentials = await getMessagingCredentials.call(perCheck);
+	return {
+		context: perCheck,
+		credentials,
+		account: accountOptions(context, credentials, settings, activation),
 	};
 }

@@ -5,7 +5,7 @@
  */
 import type { ITriggerFunctions } from 'n8n-workflow';
 
-import type { ActivationSettings } from './activation';
+import { ActivationCredential, type ActivationSettings } from './activation';
 import { TriggerDeliveries } from './deliveries';
 import { honoursDeduplicationKeys, sleepUnlessAborted, STOP_WAIT_MS } from './n8nBridge';
 import { reportFailingChecks } from './reports';
@@ -27,6 +27,8 @@ export class CheckLoop {
 	private streak: { since: number; failures: number; lastReportAt?: number } | undefined;
 	private loop: Promise<void> | undefined;
 	private readonly deliveries: TriggerDeliveries;
+	/** Read at most once a minute, and again after a failed check (a refused or edited credential). */
+	private readonly credential = new ActivationCredential();
 
 	constructor(
 		private readonly context: ITriggerFunctions,
@@ -35,6 +37,7 @@ export class CheckLoop {
 		this.deliveries = new TriggerDeliveries(context, settings, () => this.checkNow(), {
 			signal: this.abort.signal,
 			member: this,
+			credential: this.credential,
 		});
 	}
 
@@ -71,6 +74,7 @@ export class CheckLoop {
 			delay = nextDelay(this.settings.intervalMs, 0);
 		} catch (error) {
 			this.failures += 1;
+			this.credential.forget();
 			delay = nextDelay(this.settings.intervalMs, this.failures, serviceWaitOf(error));
 			if (!this.closed) this.onFailure(error, delay);
 		}

@@ -5,7 +5,6 @@
  */
 import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
-import { getMessagingCredentials } from '../../shared/transport';
 import {
 	downloadBudget,
 	downloadTriggerAttachments,
@@ -20,7 +19,7 @@ import {
 import { checkEvents } from '../events/check';
 import { withBounds } from '../events/recoveryPlan';
 import type { KnownConversations } from '../ownContact';
-import { accountOptions, checkContext, type ActivationSettings } from './activation';
+import { checkSetup, type ActivationHandle, type ActivationSettings } from './activation';
 import {
 	addInFlight,
 	afterRedelivery,
@@ -63,14 +62,13 @@ export class TriggerDeliveries {
 
 	/**
 	 * `redeliveryDue`: called when an attempt turned out to have started before a restart, so that its
-	 * next attempt goes out now rather than one interval later. `activation`: its stop's signal (which
-	 * ends the check's waits) and what stands for it among the triggers sharing its account's pace.
+	 * next attempt goes out now rather than one interval later.
 	 */
 	constructor(
 		private readonly context: ITriggerFunctions,
 		private readonly settings: ActivationSettings,
 		private readonly redeliveryDue: () => void = () => {},
-		private readonly activation: { signal?: AbortSignal; member?: object } = {},
+		private readonly activation: ActivationHandle = {},
 	) {
 		this.store = new TriggerStore(context);
 	}
@@ -123,13 +121,11 @@ export class TriggerDeliveries {
 
 	async check(): Promise<void> {
 		const downloads = downloadBudget(this.settings.intervalMs);
-		const context = checkContext(this.context, this.activation.signal);
 		const { options } = this.settings;
 		const { events } = options;
-		const credentials = await getMessagingCredentials.call(context);
-		const account = accountOptions(this.context, credentials, this.settings, {
-			member: this.activation.member ?? this,
-			stop: this.activation.signal,
+		const { context, credentials, account } = await checkSetup(this.context, this.settings, {
+			member: this,
+			...this.activation,
 			order: this.store.state()?.order,
 		});
 		const { requests } = account;

@@ -28,6 +28,14 @@ export async function credentialData(
 	return await cached;
 }
 
+/** `context` runs with a credential read already (a trigger activation's, reused between its checks). */
+export function useCredentialData(
+	context: object,
+	data: Promise<ICredentialDataDecryptedObject>,
+): void {
+	credentialCache.set(context, data);
+}
+
 export async function getMessagingCredentials(this: RequestContext): Promise<MessagingCredentials> {
 	return (await credentialData.call(this)) as unknown as MessagingCredentials;
 }

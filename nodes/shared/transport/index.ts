@@ -13,7 +13,12 @@ import { serviceNow } from '../headers/retryAfter';
 import type { ApiRequest, Lane, RequestContext, RequestOptions } from './types';
 import { baseUrlProblem, buildUrl, describeLocation, normalizeBaseUrl, requestPath } from './url';
 
-export { CREDENTIAL_TYPE, getMessagingCredentials, type MessagingCredentials } from './credentials';
+export {
+	CREDENTIAL_TYPE,
+	getMessagingCredentials,
+	useCredentialData,
+	type MessagingCredentials,
+} from './credentials';
 export { MessagingApiError, serviceErrorText } from './errors';
 export { DEFAULT_RETRY } from './retry';
 export { DeadlineReached, Pacer } from './pacing/pacer';
