@@ -314,7 +314,7 @@ function shareSection(results, { started, compared }) {
 	for (const { label, rows } of results)
 		for (const r of rows)
 			lines.push(
-				`| ${label} | ${r.count} | ${r.watch} | ${r.listsPerHour} | ${r.requestsPerHour} | ${sec(r.idleCpu * 1000)} | ${r.messages} | ${r.expected} | ${r.deliveries} | ${sec(r.p50)} | ${sec(r.p95)} | ${sec(r.worstP95)} | ${r.worstP95 <= (INTERVAL_S + 2) * 1000 ? 'yes' : 'no'} | ${sec(r.startSpreadP50)} | ${r.lost} | ${r.unmarked} |`,
+				`| ${label} | ${r.count} | ${r.watch} | ${r.listsPerHour} | ${r.requestsPerHour} | ${Number.isFinite(r.idleCpu) ? `${Math.round(r.idleCpu * 1000)} ms` : '-'} | ${r.messages} | ${r.expected} | ${r.deliveries} | ${sec(r.p50)} | ${sec(r.p95)} | ${sec(r.worstP95)} | ${r.worstP95 <= (INTERVAL_S + 2) * 1000 ? 'yes' : 'no'} | ${sec(r.startSpreadP50)} | ${r.lost} | ${r.unmarked} |`,
 			);
 	lines.push(
 		'',
