@@ -30,8 +30,8 @@ export interface ActivationSettings {
 }
 
 /**
- * How long an activation's checks use the credential it read: n8n's read costs about 10 ms of CPU (an
- * expression isolate each time), at every check of every trigger. An edit takes effect within this.
+ * How long an activation's checks use the credential it read: n8n 2.40 builds an expression isolate at
+ * each read, most of an idle check's CPU (docs/trigger.md). An edit takes effect within this.
  */
 export const CREDENTIAL_REUSE_MS = 60_000;
 
@@ -43,7 +43,7 @@ export class ActivationCredential {
 		if (!this.read || now - this.read.at >= CREDENTIAL_REUSE_MS) {
 			const data = context.getCredentials(CREDENTIAL_TYPE);
 			this.read = { data, at: now };
-			data.catch(() => this.forget());
+			data.catch(() => this.read?.data === data && this.forget());
 		}
 		return this.read.data;
 	}
