@@ -98,7 +98,6 @@ export async function listFromAccountPage(
 	const records: IDataObject[] = [];
 	let all: TriggerMessage[] = [];
 	let more: string | undefined;
-	let stalled = false;
 	let reached = false;
 	// Pages read together on the tick cost one request each, whoever reads them.
 	for await (const page of walkPages(fetchPage, { pageSize: settings.pageSize, maxPages })) {
@@ -108,7 +107,9 @@ export async function listFromAccountPage(
 		all = triggerMessagesOf(records);
 		if (countOrder(all, undefined, { rising: 0, falling: 0 }).rising > 0)
 			return { declined: 'the account listing is not newest first', distrust: true };
-		({ next: more, stalled } = page);
+		// A service that ignored the cursor: what lies below the first page was not read.
+		if (page.stalled) return { declined: 'the account listing did not page further' };
+		more = page.next;
 		reached = !more || reachedKnownHistory(stopLine, triggerMessagesOf(page.records), true);
 		if (reached) break;
 	}
@@ -134,7 +135,7 @@ export async function listFromAccountPage(
 		evidence: countOrder(listed, undefined, { rising: 0, falling: 0 }),
 		finished: 'complete',
 		exhausted: !more,
-		stalled,
+		stalled: false,
 		pages: 1,
 		lastId: idText(own[own.length - 1]?.id),
 		serviceTimeMs,

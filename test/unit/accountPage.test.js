@@ -193,6 +193,17 @@ test.each([
 	});
 });
 
+test('a service that ignores the cursor (the second page is the first again): declined, the conversation listed on its own', async () => {
+	const { fetchPage } = account(HISTORY);
+	const ignoring = /** @type {typeof fetchPage} */ async (_cursor, limit) =>
+		await fetchPage(undefined, limit);
+	await expect(
+		listFromAccountPage(ignoring, state(), 'conv_a', settings, { pages: 3 }),
+	).resolves.toEqual({
+		declined: 'the account listing did not page further',
+	});
+});
+
 describe('accountStopLine', () => {
 	test("the first time, the conversation's own known history", () => {
 		expect(accountStopLine(state(), settings)).toEqual(state());
