@@ -96,7 +96,8 @@ export async function listFromAccountPage(
 	};
 	const stopLine = accountStopLine(state, settings);
 	const records: IDataObject[] = [];
-	let all: TriggerMessage[] = [];
+	const all: TriggerMessage[] = [];
+	let evidence = { rising: 0, falling: 0 };
 	let more: string | undefined;
 	let reached = false;
 	// Pages read together on the tick cost one request each, whoever reads them.
@@ -104,13 +105,15 @@ export async function listFromAccountPage(
 		if (page.records.some((r) => idText(r.conversation_id) === undefined))
 			return { declined: 'its messages do not name their conversation', distrust: true };
 		records.push(...page.records);
-		all = triggerMessagesOf(records);
-		if (countOrder(all, undefined, { rising: 0, falling: 0 }).rising > 0)
+		const messages = triggerMessagesOf(page.records);
+		evidence = countOrder(messages, all[all.length - 1], evidence);
+		all.push(...messages);
+		if (evidence.rising > 0)
 			return { declined: 'the account listing is not newest first', distrust: true };
 		// A service that ignored the cursor: what lies below the first page was not read.
 		if (page.stalled) return { declined: 'the account listing did not page further' };
 		more = page.next;
-		reached = !more || reachedKnownHistory(stopLine, triggerMessagesOf(page.records), true);
+		reached = !more || reachedKnownHistory(stopLine, messages, true);
 		if (reached) break;
 	}
 	const accountSeen = all

@@ -64,7 +64,7 @@ export interface ActivationHandle {
 }
 
 /** A context per check (its requests end when the activation stops), with the activation's credential. */
-export function checkContext(
+function checkContext(
 	context: ITriggerFunctions,
 	stop?: AbortSignal,
 	credential?: ActivationCredential,
