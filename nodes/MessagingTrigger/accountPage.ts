@@ -11,7 +11,7 @@ import { idText } from '../shared/ids';
 import { countOrder } from '../shared/listOrder';
 import { walkPages, type PageFetcher } from '../shared/paginate';
 import type { Listing, ListingSettings } from './listing';
-import { clockAt, inUnit, serviceUnit } from './serviceClock';
+import { clockAt, firstServiceTime, inUnit, serviceUnit } from './serviceClock';
 import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
 import { reachedKnownHistory } from './watermark';
 
@@ -88,12 +88,7 @@ export async function listFromAccountPage(
 		return { declined: 'the order of its listing is not known yet' };
 	if (state.resume?.length || state.stopAt !== undefined)
 		return { declined: 'a backlog is being read' };
-	let serviceTimeMs: number | undefined;
-	const fetchPage: PageFetcher = async (cursor, limit) => {
-		const page = await accountPages(cursor, limit);
-		serviceTimeMs ??= page.serviceTimeMs;
-		return page;
-	};
+	const { fetchPage, serviceTimeMs } = firstServiceTime(accountPages);
 	const stopLine = accountStopLine(state, settings);
 	const records: IDataObject[] = [];
 	const all: TriggerMessage[] = [];
@@ -141,8 +136,8 @@ export async function listFromAccountPage(
 		stalled: false,
 		pages: 1,
 		lastId: idText(own[own.length - 1]?.id),
-		serviceTimeMs,
-		clock: clockAt(unit, serviceTimeMs ?? settings.nowMs),
+		serviceTimeMs: serviceTimeMs(),
+		clock: clockAt(unit, serviceTimeMs() ?? settings.nowMs),
 		accountSeen,
 	};
 }

@@ -7,7 +7,7 @@ import { idText } from '../shared/ids';
 import { walkPages, type PageFetcher } from '../shared/paginate';
 import type { TimestampUnitSetting } from '../shared/timestamps';
 import { countOrder, mayStopEarly, type OrderEvidence } from '../shared/listOrder';
-import { clockAt, inUnit, serviceUnit, type ServiceClock } from './serviceClock';
+import { clockAt, firstServiceTime, inUnit, serviceUnit, type ServiceClock } from './serviceClock';
 import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
 import { reachedKnownHistory } from './watermark';
 
@@ -106,12 +106,7 @@ async function walk(
 	state: TriggerState | null,
 	settings: ListingSettings,
 ): Promise<Listing> {
-	let serviceTimeMs: number | undefined;
-	const fetchPage: PageFetcher = async (cursor, limit) => {
-		const page = await servicePage(cursor, limit);
-		serviceTimeMs ??= page.serviceTimeMs;
-		return page;
-	};
+	const { fetchPage, serviceTimeMs: timeOfService } = firstServiceTime(servicePage);
 	const maxPages = settings.maxPages ?? MAX_TRIGGER_PAGES_PER_CHECK;
 	const start = startOf(state);
 	const listed: TriggerMessage[] = [];
@@ -186,7 +181,7 @@ async function walk(
 		pages,
 		start,
 		lastId,
-		serviceTimeMs,
-		clock: clockAt(unit, serviceTimeMs ?? settings.nowMs),
+		serviceTimeMs: timeOfService(),
+		clock: clockAt(unit, timeOfService() ?? settings.nowMs),
 	};
 }

@@ -8,6 +8,7 @@ import {
 	type TimestampUnit,
 	type TimestampUnitSetting,
 } from '../shared/timestamps';
+import type { PageFetcher } from '../shared/paginate';
 import type { TriggerMessage, TriggerState } from './triggerState';
 
 export interface ServiceClock {
@@ -36,4 +37,20 @@ export function clockAt(unit: TimestampUnit | undefined, nowMs: number): Service
 /** `seconds` in the service's unit. */
 export function inUnit(seconds: number, unit: TimestampUnit | undefined): number {
 	return unit === 'milliseconds' ? seconds * 1000 : seconds;
+}
+
+/** `fetchPage` that keeps the service's time of its first answer that said it (the listing's clock). */
+export function firstServiceTime(fetchPage: PageFetcher): {
+	fetchPage: PageFetcher;
+	serviceTimeMs: () => number | undefined;
+} {
+	let serviceTimeMs: number | undefined;
+	return {
+		fetchPage: async (cursor, limit) => {
+			const page = await fetchPage(cursor, limit);
+			serviceTimeMs ??= page.serviceTimeMs;
+			return page;
+		},
+		serviceTimeMs: () => serviceTimeMs,
+	};
 }
