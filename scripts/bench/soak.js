@@ -18,7 +18,8 @@ const { execFileSync } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
 const n8n = require('../lib/n8n');
-const { startRig, percentile, sleep } = require('./triggerRig');
+const { startRig, sleep } = require('./triggerRig');
+const { percentile } = require('../lib/percentile');
 const { soakSection, spliceSection, SOAK_TITLE } = require('./soakReport');
 
 /** The soak's executions wait this long before they log, so that the SIGKILL finds some in flight. */
@@ -125,7 +126,7 @@ async function soak(options, log) {
 		rig.sandbox.set({ faults: {} });
 		const drained = await rig.drained(one, ids, 15 * minute);
 		const seen = rig.seen(one);
-		const starts = await rig.startsOf(one);
+		const starts = await rig.session.executionStarts(one.id);
 		const killAt = events.find((e) => e.kill)?.at ?? Infinity;
 		const deliveries = ids.flatMap((id) => seen.get(id) ?? []);
 		const startOf = (d) => starts.get(d.execution) ?? NaN;

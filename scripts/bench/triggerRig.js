@@ -15,16 +15,12 @@ const { N8nProcess, queueEnv } = require('../queue/cluster');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('../../test/e2e/workflows');
 const { chainWorkflow } = require('../lib/workflows');
+const { percentile } = require('../lib/percentile');
 
 const TOKEN = 'trigger-load-token-3f1d';
 /** The deliveries are logged into a second service without faults: a failed log is no lost message. */
 const LOG_CREDENTIAL = { id: 'loadLogCred00001', name: 'Messaging (delivery log)' };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(sorted, p) {
-	if (sorted.length === 0) return NaN;
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * Version 2 every `intervalS` on one conversation, each execution holding `holdS` (the soak: so that a
@@ -235,27 +231,10 @@ async function startRig({ work, queue = false, count = 1, intervalS = 5, holdS =
 			}
 			return false;
 		},
-		/** Execution id -> its start (ms), as n8n recorded it; n8n answers at most 100 a page. */
-		async startsOf(trigger) {
-			const starts = new Map();
-			const filter = encodeURIComponent(JSON.stringify({ workflowId: trigger.id }));
-			let lastId;
-			for (;;) {
-				const more = lastId ? `&lastId=${lastId}` : '';
-				const answer = await rig.session.rest(
-					'GET',
-					`/executions?filter=${filter}&limit=100${more}`,
-				);
-				const results = answer.body?.data?.results ?? [];
-				for (const e of results) starts.set(String(e.id), Date.parse(e.startedAt));
-				if (results.length < 100) return starts;
-				lastId = results.at(-1).id;
-			}
-		},
 		/** From each message's creation to the start of the first execution that received it, sorted. */
 		async latencies(trigger, ids) {
 			const seen = rig.seen(trigger);
-			const starts = await rig.startsOf(trigger);
+			const starts = await rig.session.executionStarts(trigger.id);
 			return ids
 				.filter((id) => seen.has(id) && starts.has(seen.get(id)[0].execution))
 				.map((id) => starts.get(seen.get(id)[0].execution) - trigger.created.get(id))
@@ -273,4 +252,4 @@ async function startRig({ work, queue = false, count = 1, intervalS = 5, holdS =
 	return rig;
 }
 
-module.exports = { startRig, percentile, sleep, TOKEN };
+module.exports = { startRig, sleep, TOKEN };

@@ -23,16 +23,13 @@ const { createSandbox } = require('../../sandbox/server');
 const wf = require('../../test/e2e/workflows');
 const { byId } = require('../lib/workflows');
 const { buildRef } = require('./filesCompare');
+const { percentile } = require('../lib/percentile');
 
 const INTERVAL_S = 5;
 const TOKEN = 'trigger-share-token-7c2e';
 const LOG_CREDENTIAL = { id: 'shareLogCred0001', name: 'Messaging (delivery log)' };
 const TITLE = '## Many triggers on one token: shared listings';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted, p) =>
-	sorted.length === 0
-		? NaN
-		: sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const sec = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
 
 /** A trigger workflow (on every conversation, or on `conversationId`) that logs each delivery into its own log conversation. */
@@ -104,18 +101,6 @@ async function measureRow({
 	rate,
 	log,
 }) {
-	const startedAtOf = async (t) => {
-		const starts = new Map();
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: t.id }));
-		for (let lastId; ; ) {
-			const more = lastId ? `&lastId=${lastId}` : '';
-			const response = await session.rest('GET', `/executions?filter=${filter}&limit=100${more}`);
-			const results = response.body?.data?.results ?? [];
-			for (const e of results) starts.set(String(e.id), Date.parse(e.startedAt));
-			if (results.length < 100) return starts;
-			lastId = results.at(-1).id;
-		}
-	};
 	log(`${label}: ${on.length} trigger(s) active, idle for ${idleS} s\n`);
 	sandbox.clearRequests();
 	// When each request came (polled): the rate is read from the first to the last one, whole ticks.
@@ -160,7 +145,7 @@ async function measureRow({
 		const seen = seenIn(logService.store, t.log);
 		const own = wanted(t);
 		deliveries += own.length;
-		const starts = own.length > 0 ? await startedAtOf(t) : new Map();
+		const starts = own.length > 0 ? await session.executionStarts(t.id) : new Map();
 		const mine = [];
 		for (const [id, { at }] of own) {
 			const delivered = seen.get(id) ?? [];

@@ -292,7 +292,20 @@ async function ownerSession(url) {
 		}
 		return { status: res.status, body: json };
 	};
-	return { cookie, owner, rest };
+	/** Execution id -> its start (ms) as n8n recorded it, for one workflow; n8n answers at most 100 a page. */
+	const executionStarts = async (workflowId) => {
+		const starts = new Map();
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		for (let lastId; ; ) {
+			const more = lastId ? `&lastId=${lastId}` : '';
+			const answer = await rest('GET', `/executions?filter=${filter}&limit=100${more}`);
+			const results = answer.body?.data?.results ?? [];
+			for (const e of results) starts.set(String(e.id), Date.parse(e.startedAt));
+			if (results.length < 100) return starts;
+			lastId = results.at(-1).id;
+		}
+	};
+	return { cookie, owner, rest, executionStarts };
 }
 
 /**

@@ -14,6 +14,7 @@ const n8n = require('../../scripts/lib/n8n');
 const { buildPackage } = require('../../scripts/lib/build');
 const { createSandbox } = require('../../sandbox/server');
 const wf = require('./workflows');
+const { percentile } = require('../../scripts/lib/percentile');
 
 const args = Object.fromEntries(
 	process.argv
@@ -48,9 +49,6 @@ function workflowFor(mode, inboxId, logId) {
 	workflow.nodes[1].parameters.text = '=seen {{ $json.id }} x{{ $execution.id }}';
 	return workflow;
 }
-
-const percentile = (sorted, p) =>
-	sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main() {
 	n8n.ensureN8n();
@@ -129,12 +127,9 @@ async function main() {
 			await sleep(1000);
 
 		const executions = new Map();
-		for (const mode of modes) {
-			const filter = encodeURIComponent(JSON.stringify({ workflowId: mode.workflow.id }));
-			const response = await session.rest('GET', `/executions?filter=${filter}&limit=2000`);
-			for (const e of response.body?.data?.results ?? [])
-				executions.set(String(e.id), Date.parse(e.startedAt));
-		}
+		for (const mode of modes)
+			for (const [id, start] of await session.executionStarts(mode.workflow.id))
+				executions.set(id, start);
 		console.log('');
 		console.log('| Trigger | Messages | Delivered | p50 | p95 | max | Requests per hour, idle |');
 		console.log('|---|---:|---:|---:|---:|---:|---:|');
