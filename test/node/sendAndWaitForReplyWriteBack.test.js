@@ -2,8 +2,8 @@
 /**
  * Update Request Message on Send and Wait for Reply, through n8n-core's WorkflowExecute against the
  * sandbox: the PUT on the wire after a reply, an approval by reaction, a decline by keyword and a time-out
- * (both On Timeout settings); a refused update that leaves the result as it was; nothing sent with the
- * option off. Also Text Format on the question.
+ * (both On Timeout settings, Fail saying in its error how the edit went); a refused update that leaves the
+ * result as it was; nothing sent with the option off. Also Text Format on the question.
  */
 const { startMessagingRun } = require('../harness/n8n');
 const { startSandbox, byId, wire } = require('../harness/sandbox');
@@ -120,6 +120,19 @@ describe('Send and Wait for Reply: Update Request Message', () => {
 		const failed = await ask({ replyTimeout: 0.3, onTimeout: 'error', ...on() });
 		expect(failed.error.message).toBe('No reply came within 0.3 s');
 		expect(puts()).toHaveLength(1);
+		// No output carries requestUpdate: the error says how the edit went.
+		expect(failed.error.description).toMatch(/ The request message was edited to say so\.$/);
+	});
+
+	test('On Timeout = Fail and an update the service refuses: the error says the edit failed, and why', async () => {
+		sandbox.failNext({ match: { method: 'PUT', path: '/v1/messages/*' }, status: 403 });
+		const failed = await ask({ replyTimeout: 0.3, onTimeout: 'error', ...on() });
+		expect(failed.error.message).toBe('No reply came within 0.3 s');
+		expect(puts()).toHaveLength(1);
+		expect(failed.error.description).toMatch(/ The request message could not be edited: .+\.$/);
+		expect(failed.error.description).not.toContain(credentials.accessToken);
+		const plain = await ask({ replyTimeout: 0.3, onTimeout: 'error' });
+		expect(plain.error.description).not.toContain('request message');
 	});
 
 	test('an update the service refuses: the decision stands, the failure is on the output', async () => {

@@ -32,7 +32,11 @@ import { approvalProperties, approvalWait } from '../../sendAndWaitForReply/appr
 import type { OperationResult, RunContext } from '../../types';
 import { textFormatOption } from '../../descriptions/chatText';
 import { updateRequestOptions } from '../../helpers/requestUpdate';
-import { ON_TIMEOUT_TOO, withRequestUpdate } from '../../sendAndWaitForReply/writeBack';
+import {
+	ON_TIMEOUT_TOO,
+	timeoutFailure,
+	withRequestUpdate,
+} from '../../sendAndWaitForReply/writeBack';
 import { CONVERSATION } from '../../descriptions/tool';
 
 export const toolDescription = `Send a question to a conversation and wait for the next message from someone else there. ${CONVERSATION}; Message: the question. Returns {sent, reply, timedOut}; reply is null when nobody answered in time.`;
@@ -222,7 +226,7 @@ export async function execute(
 					})
 				: undefined),
 	});
-	const written = async <T extends IDataObject | undefined>(result: T) =>
+	const written = async (result: IDataObject) =>
 		await withRequestUpdate(this, itemIndex, requestOptions, sent, settings.text, result);
 	if (outcome) {
 		// The request is updated before any attachment is downloaded: the chat shows the answer at once.
@@ -230,17 +234,8 @@ export async function execute(
 		return approval ? result : await withReplyAttachments(this, itemIndex, run, result);
 	}
 
-	if (settings.onTimeout === 'error') {
-		await written(undefined);
-		throw new NodeOperationError(
-			this.getNode(),
-			`No ${settings.approval ? 'decision' : 'reply'} came within ${settings.timeoutMs / 1000} s${itemSuffix(this, itemIndex)}`,
-			{
-				itemIndex,
-				description: `The message ${sent.id} was sent to ${settings.conversationId}; set "On Timeout" to output the item instead.`,
-			},
-		);
-	}
+	if (settings.onTimeout === 'error')
+		throw await timeoutFailure(this, itemIndex, requestOptions, sent, settings);
 	return await written(
 		approval ? approval.timedOut() : { sent: sent as IDataObject, reply: null, timedOut: true },
 	);
