@@ -51,6 +51,7 @@
  *   --refuse-large-pages       (refuseLargePages) a limit above the maximum page size is a 400, not a shorter page
  *   --reactions-as-object      (reactionsAsObject) a message's reactions as one {name: reactors} object, not an array
  *   --archived-listed-apart    (archivedListedApart) the listing of every conversation leaves out archived conversations' messages
+ *   --ids-ignore-case          (idsIgnoreCase) an id sent in any case (CONV_00000001) is the stored one, written lower case
  *
  * Scripted faults (script: [...]; in-process `sandbox.failNext(...)`)
  *   --fault JSON           repeatable; e.g. '{"match":{"method":"POST","path":"/v1/messages"},"redirect":301,"times":"always"}',
@@ -197,6 +198,9 @@ function parseArgs(argv) {
 				break;
 			case '--archived-listed-apart':
 				options.quirks.archivedListedApart = true;
+				break;
+			case '--ids-ignore-case':
+				options.quirks.idsIgnoreCase = true;
 				break;
 			case '--fault':
 				options.script.push(parseJson(next(), flag));

@@ -26,6 +26,8 @@ const TIMESTAMP_FIELDS = [
  *   unknownListsEmpty: false | true (messages of a conversation that does not exist list as an empty page, not a 404)
  *   reactionsAsObject: false | true (a message's reactions as one `{name: reactors}` object, not an array of them)
  *   archivedListedApart: false | true (the messages of archived conversations are left out of the listing of every conversation)
+ *   idsIgnoreCase: false | true (an id the client sends, in the path or a parameter, is matched whatever its case, as a
+ *     service storing UUIDs does; answers write it as stored)
  *   attachmentFields, attachmentUpload, attachmentsOrigin, inlineAttachments: see ./attachments.js
  */
 function validateQuirks(quirks) {
@@ -39,6 +41,7 @@ function validateQuirks(quirks) {
 		'unknownListsEmpty',
 		'reactionsAsObject',
 		'archivedListedApart',
+		'idsIgnoreCase',
 		'attachmentFields',
 		'attachmentUpload',
 		'attachmentsOrigin',
@@ -148,4 +151,14 @@ function storedIds(segments, params) {
 	return [path, read];
 }
 
-module.exports = { validateQuirks, shapeAnswer, shapeList, storedIds };
+/** idsIgnoreCase: the ids the client sends (in the path or a parameter) as the stored ones, which are lower case. */
+function idsAnyCase(segments, params) {
+	const lower = (text) => (typeof text === 'string' ? text.toLowerCase() : text);
+	const path = segments.map((segment, i) => (i === 2 ? lower(segment) : segment));
+	const read = { ...params };
+	for (const field of ['starting_after', ...Object.keys(ID_PREFIX)])
+		if (read[field] !== undefined) read[field] = lower(read[field]);
+	return [path, read];
+}
+
+module.exports = { validateQuirks, shapeAnswer, shapeList, storedIds, idsAnyCase };

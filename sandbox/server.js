@@ -18,7 +18,7 @@ const {
 	retryAfterBody,
 	rateLimitHeaders,
 } = require('./limiters');
-const { validateQuirks, shapeAnswer, storedIds } = require('./quirks');
+const { validateQuirks, shapeAnswer, storedIds, idsAnyCase } = require('./quirks');
 const { decodeSegment, parseQuery, parseBody } = require('./parse');
 const { createRoutes } = require('./lists');
 const {
@@ -243,6 +243,7 @@ function createSandbox(options = {}) {
 			}
 			let segments = url.pathname.split('/').slice(1).map(decodeSegment);
 			if (config.quirks.numericIds) [segments, params] = storedIds(segments, params);
+			if (config.quirks.idsIgnoreCase) [segments, params] = idsAnyCase(segments, params);
 			[status, payload] = route(req.method, segments, params, userId);
 		} catch (error) {
 			if (!(error instanceof ServiceError)) {

@@ -156,6 +156,24 @@ describe('numeric ids', () => {
 	});
 });
 
+describe('ids in any case', () => {
+	test('idsIgnoreCase: an id sent in upper case (path, filter, cursor) is the stored one, written as stored', async () => {
+		await start({ quirks: { idsIgnoreCase: true } });
+		const list = await call(
+			'GET',
+			'/v1/messages?conversation_id=CONV_00000001&limit=1&starting_after=MSG_00000003',
+		);
+		expect(list.body.data.map((m) => [m.id, m.conversation_id])).toEqual([
+			['msg_00000002', 'conv_00000001'],
+		]);
+		expect((await call('GET', '/v1/conversations/Conv_00000001')).body.id).toBe('conv_00000001');
+		expect(parseArgs(['--ids-ignore-case']).quirks).toEqual({ idsIgnoreCase: true });
+		await sandbox.stop();
+		await start();
+		expect((await call('GET', '/v1/conversations/CONV_00000001')).status).toBe(404);
+	});
+});
+
 describe('reactions as one object', () => {
 	test('reactionsAsObject: every message read (list, get, update) has one {name: reactors} object', async () => {
 		await start({ quirks: { reactionsAsObject: true } });

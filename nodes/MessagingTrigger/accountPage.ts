@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { idText } from '../shared/ids';
 import { countOrder } from '../shared/listOrder';
 import { walkPages, type PageFetcher } from '../shared/paginate';
-import type { Listing, ListingSettings } from './listing';
+import { statusOf, type Listing, type ListingSettings } from './listing';
 import { clockAt, firstServiceTime, inUnit, serviceUnit } from './serviceClock';
 import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
 import { reachedKnownHistory } from './watermark';
@@ -43,6 +43,14 @@ export interface AccountPageUse {
 	deleted(ids: string[]): void;
 	/** The account's listing left out a message of this conversation: its checks list their own from now on. */
 	distrust(reason: string): void;
+	/**
+	 * The conversation's ID as its own listing wrote it in this activation, by which its messages are
+	 * picked from the account's pages (a service may take `ABC` for `abc`); undefined until seen.
+	 */
+	listedAs: string | undefined;
+	seenAs(id: string): void;
+	/** The check's next requests are served only answers asked for from now on (not older than the account's pages). */
+	readNewer(): void;
 }
 
 /** Ids kept of the top of the account's listing. */
@@ -89,7 +97,7 @@ export async function listFromAccountPage(
 	if (state.resume?.length || state.stopAt !== undefined)
 		return { declined: 'a backlog is being read' };
 	const { fetchPage, serviceTimeMs } = firstServiceTime(accountPages);
-	const stopLine = accountStopLine(state, settings);
+	let stopLine: ReturnType<typeof accountStopLine> | undefined;
 	const records: IDataObject[] = [];
 	const all: TriggerMessage[] = [];
 	let evidence = { rising: 0, falling: 0 };
@@ -108,6 +116,8 @@ export async function listFromAccountPage(
 		// A service that ignored the cursor: what lies below the first page was not read.
 		if (page.stalled) return { declined: 'the account listing did not page further' };
 		more = page.next;
+		// On the service's clock, as the watermark is: a message dated ahead of it does not raise the line.
+		stopLine ??= accountStopLine(state, { ...settings, nowMs: serviceTimeMs() ?? settings.nowMs });
 		reached = !more || reachedKnownHistory(stopLine, messages, true);
 		if (reached) break;
 	}
@@ -145,7 +155,7 @@ export async function listFromAccountPage(
 /**
  * The conversation's listing read from the account's top pages when they hold it, else its own;
  * a known message the account's page left out that the conversation's own listing still has makes the
- * trigger stop reading the account's page.
+ * trigger stop reading the account's page, as does a refusal of the account's listing.
  */
 export async function listConversation(
 	accountPages: PageFetcher,
@@ -156,20 +166,34 @@ export async function listConversation(
 		ownListing: () => Promise<Listing>;
 	},
 ): Promise<Listing> {
-	const read = await listFromAccountPage(
-		accountPages,
-		stored,
-		settings.conversationId,
-		settings,
-		settings.accountPage,
-	);
+	const use = settings.accountPage;
+	const read: AccountPageReading =
+		use.listedAs === undefined
+			? { declined: 'the conversation’s ID as its listing writes it is not known yet' }
+			: await listFromAccountPage(accountPages, stored, use.listedAs, settings, use).catch(
+					refusedListing,
+				);
 	if (!('declined' in read)) return read;
+	// The top of the account's pages is stored with what the own listing finds: that must not be older.
+	if (read.accountSeen) use.readNewer();
 	const own = await settings.ownListing();
 	const listed = new Set(own.listed.map((m) => m.id));
 	const missing = read.missing ?? [];
-	if (read.distrust || missing.some((id) => listed.has(id)))
-		settings.accountPage.distrust(read.declined);
-	else if (own.finished === 'complete') settings.accountPage.deleted(missing);
+	const spellings = new Set(own.listed.map((m) => idText(m.conversation_id)));
+	spellings.delete(undefined);
+	if (read.distrust || missing.some((id) => listed.has(id)) || spellings.size > 1)
+		use.distrust(spellings.size > 1 ? 'its own listing names other conversations' : read.declined);
+	else if (own.finished === 'complete' && missing.length > 0) use.deleted(missing);
+	const [spelling] = spellings;
+	if (spellings.size === 1 && spelling !== undefined) use.seenAs(spelling);
 	// Its own listing covers what the account's pages did not: the next read of them may stop at their top.
 	return read.accountSeen ? { ...own, accountSeen: read.accountSeen } : own;
+}
+
+/** A refusal of the account's listing (not of the token, nor a limit): the conversation's own may be allowed. */
+function refusedListing(error: unknown): AccountPageReading {
+	const status = Number(statusOf(error));
+	if (status >= 400 && status < 500 && ![401, 408, 429].includes(status))
+		return { declined: `the service refused the account's listing (${status})`, distrust: true };
+	throw error;
 }

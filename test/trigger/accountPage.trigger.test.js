@@ -82,6 +82,17 @@ const deliveredBy = (host) =>
 	host.executions.flatMap((/** @type {any} */ e) =>
 		e.json.map((/** @type {any} */ j) => (j.event === 'newMessage' ? j.message.id : j.id)),
 	);
+/** Four rounds of a message into each of the first three conversations, 5 s apart; then the last checks. */
+async function sendRounds() {
+	for (let t = 0; t < 4; t++) {
+		for (let i = 0; i < 3; i++) send(i);
+		await group.runFor(5_000);
+	}
+	await group.runFor(10_000);
+}
+/** @param {any} host @returns {string[]} its logs saying it stopped reading the account's listing */
+const stoppedReadingAccount = (host) =>
+	host.logs.filter((/** @type {string} */ l) => /account's listing is not used/.test(l));
 /** Each trigger delivered exactly the messages sent into its conversation since it started, once, in order. */
 function expectEachDeliveredItsOwn() {
 	group.hosts.forEach((/** @type {any} */ host, /** @type {number} */ i) => {
@@ -220,18 +231,46 @@ test('a service whose account listing leaves archived conversations out: the tri
 	sandbox.store.updateConversation(conversation(2), { archived_at: sandbox.store.now() });
 	await group.runFor(10_000);
 	const apart = group.hosts[2];
-	expect(
-		apart.logs.filter((/** @type {string} */ l) => /account's listing is not used/.test(l)),
-	).toHaveLength(1);
+	expect(stoppedReadingAccount(apart)).toHaveLength(1);
 	sandbox.clearRequests();
-	for (let t = 0; t < 4; t++) {
-		for (let i = 0; i < 3; i++) send(i);
-		await group.runFor(5_000);
-	}
-	await group.runFor(10_000);
+	await sendRounds();
 	expectEachDeliveredItsOwn();
 	const ownOfArchived = listRequests().filter((/** @type {any} */ r) =>
 		r.query.includes(`conversation_id=${conversation(2)}`),
 	);
 	expect(ownOfArchived.length).toBeGreaterThanOrEqual(5);
+});
+
+test('a service that takes an ID in any case (Conversation CONV_00000001, written conv_00000001): the triggers pick their messages from the account listing by the ID as the service writes it', async () => {
+	await setUp({ quirks: { idsIgnoreCase: true } });
+	await group.start(3, (/** @type {number} */ i) => ({
+		interval: 5,
+		unit: 'seconds',
+		conversationId: byId(conversation(i).toUpperCase()),
+		options: {},
+	}));
+	await group.runFor(20_000);
+	sandbox.clearRequests();
+	await sendRounds();
+	expectEachDeliveredItsOwn();
+	expect(accountListings().length).toBeGreaterThanOrEqual(5);
+	expect(listRequests().length).toBeLessThanOrEqual(accountListings().length + 1);
+});
+
+test('a service that refuses the account listing (403) but lists each conversation: the triggers list their own from then on and miss nothing', async () => {
+	await setUp();
+	sandbox.failNext({
+		match: { method: 'GET', url: '^/v1/messages(\\?(?!.*conversation_id).*)?$' },
+		status: 403,
+		times: 'always',
+	});
+	await startTriggers(3);
+	await group.runFor(20_000);
+	await sendRounds();
+	expectEachDeliveredItsOwn();
+	for (const host of group.hosts)
+		expect(stoppedReadingAccount(host)).toEqual([
+			expect.stringContaining("(the service refused the account's listing (403))"),
+		]);
+	expect(accountListings().length).toBeLessThanOrEqual(3);
 });

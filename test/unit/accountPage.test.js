@@ -243,3 +243,133 @@ describe('accountStopLine', () => {
 		expect(deep.accountSeen[ACCOUNT_SEEN_KEPT - 1][0]).toBe('n0');
 	});
 });
+
+test('the stop line on the service clock: a message dated ahead of the service (not of this host) does not raise it', async () => {
+	// The service's clock is 100 s behind this host's; "ahead" is dated 50 s past the service's now.
+	const { fetchPage, asked } = account([
+		['ahead', 'conv_b', 50],
+		['n2', 'conv_b', 120],
+		['b', 'conv_b', 200],
+		['late', 'conv_a', 230],
+		...HISTORY.slice(3),
+	]);
+	const behind = /** @type {typeof fetchPage} */ async (cursor, limit) => ({
+		...(await fetchPage(cursor, limit)),
+		serviceTimeMs: (NOW_S - 100) * 1000,
+	});
+	const seen = state({
+		accountSeen: [
+			['b', NOW_S - 200],
+			['ahead', NOW_S - 50],
+		],
+	});
+	const read = await listFromAccountPage(behind, seen, 'conv_a', settings, { pages: 5 });
+	// The top's newest on the service's clock is b: the look-back window below it reaches "late".
+	expect(asked).toEqual([undefined, 'b']);
+	expect(read.listed.map((m) => m.id)).toEqual(['late', 'm1', 'm0']);
+});
+
+describe('listConversation', () => {
+	/** @type {(...args: any[]) => Promise<any>} the listing, loosely typed for the fakes */
+	const listConversation = accountPage.listConversation;
+	/**
+	 * The activation's use of the account's pages, recording what the check told it.
+	 * @param {Record<string, unknown>} [more]
+	 * @returns {any}
+	 */
+	const use = (more = {}) => {
+		/** @type {any[][]} */
+		const calls = [];
+		return {
+			calls,
+			pages: 3,
+			gone: new Set(),
+			listedAs: 'conv_a',
+			deleted: (/** @type {string[]} */ ids) => calls.push(['deleted', ids]),
+			distrust: (/** @type {string} */ reason) => calls.push(['distrust', reason]),
+			seenAs: (/** @type {string} */ id) => calls.push(['seenAs', id]),
+			readNewer: () => calls.push(['readNewer']),
+			...more,
+		};
+	};
+	/**
+	 * The conversation's own listing: `records` as listed, noted in `calls` when read.
+	 * @param {any[][]} calls @param {any[]} records
+	 */
+	const own = (calls, records) => async () => {
+		calls.push(['ownListing']);
+		return { listed: records, finished: 'complete', from: null, pages: 1 };
+	};
+	const listing = (/** @type {any} */ accountPageUse, /** @type {any[]} */ records = []) => ({
+		...settings,
+		conversationId: 'CONV_A',
+		accountPage: accountPageUse,
+		ownListing: own(accountPageUse.calls, records),
+	});
+
+	test('until its own listing showed how the service writes the ID, the account is not read; then its messages are picked by that ID', async () => {
+		const { fetchPage, asked } = account(HISTORY);
+		const first = use({ listedAs: undefined });
+		const records = [{ id: 'm1', conversation_id: 'conv_a', created_at: NOW_S - 600 }];
+		await listConversation(fetchPage, state(), listing(first, records));
+		expect(asked).toEqual([]);
+		expect(first.calls).toEqual([['ownListing'], ['seenAs', 'conv_a']]);
+		// Conversation "CONV_A", which the service takes for conv_a and writes so.
+		const then = use();
+		const read = await listConversation(fetchPage, state(), listing(then));
+		expect(read.listed.map((/** @type {any} */ m) => m.id)).toEqual(['m4', 'm1', 'm0']);
+		expect(then.calls).toEqual([]);
+	});
+
+	test('an own listing naming two conversations: the account is not read for it any more', async () => {
+		const { fetchPage } = account(HISTORY);
+		const mixed = use({ listedAs: undefined });
+		await listConversation(
+			fetchPage,
+			state(),
+			listing(mixed, [
+				{ id: 'm1', conversation_id: 'conv_a', created_at: NOW_S - 600 },
+				{ id: 'm3', conversation_id: 'conv_b', created_at: NOW_S - 300 },
+			]),
+		);
+		expect(mixed.calls).toEqual([
+			['ownListing'],
+			['distrust', 'its own listing names other conversations'],
+		]);
+	});
+
+	test('declined after reading the pages: the own listing is asked for afresh, so the top stored is never newer than what it read', async () => {
+		const { fetchPage } = account(HISTORY);
+		const busy = use({ pages: 1 });
+		const read = await listConversation(fetchPage, state(), listing(busy));
+		expect(busy.calls.slice(0, 2)).toEqual([['readNewer'], ['ownListing']]);
+		expect(read.accountSeen.map((/** @type {any[]} */ [id]) => id)).toEqual(['m3', 'm4', 'm5']);
+	});
+
+	test.each([
+		['403', true],
+		['404', true],
+		['401', false],
+		['429', false],
+		['503', false],
+	])(
+		'the account listing answered %s: read apart for good (%s), else the check fails',
+		async (status, apart) => {
+			const refused = /** @type {any} */ (
+				async () => await Promise.reject(Object.assign(new Error('refused'), { httpCode: status }))
+			);
+			const refusing = use();
+			const run = listConversation(refused, state(), listing(refusing));
+			if (!apart) {
+				await expect(run).rejects.toThrow('refused');
+				expect(refusing.calls).toEqual([]);
+				return;
+			}
+			await run;
+			expect(refusing.calls).toEqual([
+				['ownListing'],
+				['distrust', `the service refused the account's listing (${status})`],
+			]);
+		},
+	);
+});

@@ -18,7 +18,7 @@ import { watchesMessages } from '../events/settings';
 import type { TriggerOptions } from '../options';
 import type { ListOrder } from '../../shared/paginate';
 import { accountKey, sharedPaces } from './sharedPace';
-import { FRESH_MS, readerOf, shareOf, type PageShare } from './sharedPages';
+import { FRESH_MS, readerOf, shareOf, sharedPages, type PageShare } from './sharedPages';
 
 export interface ActivationSettings {
 	intervalMs: number;
@@ -88,8 +88,14 @@ export const MAX_ACCOUNT_PAGES = 10;
 /** Deleted messages an activation remembers; past it, the oldest are forgotten. */
 const GONE_KEPT = 100;
 
-/** Per activation: whether the account's listing proved not to hold its conversation whole, what was deleted. */
-const readings = new WeakMap<object, { distrusted: boolean; gone: Set<string> }>();
+/**
+ * Per activation: whether the account's listing proved not to hold its conversation whole, what was
+ * deleted, how the service writes the conversation's ID.
+ */
+const readings = new WeakMap<
+	object,
+	{ distrusted: boolean; gone: Set<string>; listedAs?: string }
+>();
 
 /**
  * Every request of a check takes its turn in the pace its account shares with the other triggers of
@@ -130,6 +136,9 @@ export function accountOptions(
 						`Messaging Trigger: the account's listing is not used for this conversation any more (${reason})`,
 					);
 				},
+				listedAs: reading.listedAs,
+				seenAs: (id) => (reading.listedAs = id),
+				readNewer: () => sharedPages.checked(readerOf(context)),
 			}
 		: undefined;
 	return {
