@@ -45,3 +45,27 @@ test("readNewer: the conversation's own listing after the account's pages is not
 		for (const member of members) sharedPaces.leave(member);
 	}
 });
+
+test('triggers checking every hour share an answer for at most 10 s, not half an hour', async () => {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
+	const members = [{}, {}, {}];
+	try {
+		const hourly = { intervalMs: 3_600_000, options: settingsOf('').options };
+		const [a, b, c] = members.map((member, i) =>
+			accountOptions(contextOf(`hourly ${i}`), credentials, hourly, { member }),
+		);
+		let requests = 0;
+		/** @type {any} */
+		const service = async () => ({ data: [{ id: `answer ${++requests}` }], hasMore: false });
+		const list = (/** @type {any} */ account) =>
+			account.sharePages('messages', {}, service)(undefined, 100);
+		await list(a);
+		jest.advanceTimersByTime(10_000);
+		expect((await list(b)).data[0].id).toBe('answer 1');
+		jest.advanceTimersByTime(1);
+		expect((await list(c)).data[0].id).toBe('answer 2');
+	} finally {
+		for (const member of members) sharedPaces.leave(member);
+		jest.useRealTimers();
+	}
+});

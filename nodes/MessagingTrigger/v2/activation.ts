@@ -76,10 +76,16 @@ function checkContext(
 	return perCheck;
 }
 
-/** Half the tick of `member`'s account: its answers serve the tick's checks that ask late, none of the next tick's. */
+/** A tick's checks of 100 triggers start within 0.2 s (BENCHMARKS.md): longer-lived answers would only be staler. */
+const MAX_SHARE_MS = 10_000;
+
+/**
+ * Half the tick of `member`'s account, at most MAX_SHARE_MS: its answers serve the tick's checks that ask
+ * late, none of the next tick's.
+ */
 function halfTick(member: object): number | undefined {
 	const tick = sharedPaces.tickOf(member);
-	return tick === undefined ? undefined : Math.max(FRESH_MS, tick / 2);
+	return tick === undefined ? undefined : Math.min(MAX_SHARE_MS, Math.max(FRESH_MS, tick / 2));
 }
 
 /** Account pages a check reads at most in place of its conversation's listing. */

@@ -10,8 +10,8 @@ import type { ListQuery, PageFetcher } from '../../shared/paginate';
 
 /**
  * How long an answer serves the checks that ask for the same page after it came, unless the caller
- * says: half the account's tick (accountOptions), as a tick's checks reach their requests over a while
- * on a busy n8n.
+ * says: half the account's tick, at most 10 s (accountOptions), as a tick's checks reach their requests
+ * over a while on a busy n8n.
  */
 export const FRESH_MS = 1_000;
 
@@ -47,7 +47,7 @@ export class PageSharer {
 	readonly stats = { requests: 0, shared: 0 };
 
 	constructor(
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = () => Date.now(),
 		private readonly freshMs = FRESH_MS,
 	) {}
 
