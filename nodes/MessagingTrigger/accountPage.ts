@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { idText } from '../shared/ids';
 import { countOrder } from '../shared/listOrder';
 import { walkPages, type PageFetcher } from '../shared/paginate';
-import { statusOf, type Listing, type ListingSettings } from './listing';
+import { CursorGone, statusOf, type Listing, type ListingSettings } from './listing';
 import { clockAt, firstServiceTime, inUnit, serviceUnit } from './serviceClock';
 import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
 import { reachedKnownHistory } from './watermark';
@@ -96,7 +96,14 @@ export async function listFromAccountPage(
 		return { declined: 'the order of its listing is not known yet' };
 	if (state.resume?.length || state.stopAt !== undefined)
 		return { declined: 'a backlog is being read' };
-	const { fetchPage, serviceTimeMs } = firstServiceTime(accountPages);
+	const { fetchPage, serviceTimeMs } = firstServiceTime(
+		async (cursor, limit) =>
+			await accountPages(cursor, limit).catch((error: unknown) => {
+				// Below the first page, a cursor whose message was deleted meanwhile: no refusal of the listing.
+				const refused = ['400', '404'].includes(statusOf(error) ?? '');
+				throw cursor !== undefined && refused ? new CursorGone() : error;
+			}),
+	);
 	let stopLine: ReturnType<typeof accountStopLine> | undefined;
 	const records: IDataObject[] = [];
 	const all: TriggerMessage[] = [];
@@ -133,6 +140,13 @@ export async function listFromAccountPage(
 		.filter(([id, createdAt]) => createdAt > oldest && !onPages.has(id) && !gone.has(id))
 		.map(([id]) => id);
 	if (missing.length > 0) return { declined: 'known messages are not on it', missing };
+	const known = new Set(state.recent.map(([id]) => id));
+	if (
+		records.some(
+			(r) => known.has(idText(r.id) ?? '') && idText(r.conversation_id) !== conversationId,
+		)
+	)
+		return { declined: 'it writes the conversation’s ID otherwise', distrust: true };
 
 	const own = records.filter((r) => idText(r.conversation_id) === conversationId);
 	const listed = triggerMessagesOf(own);
@@ -192,6 +206,7 @@ export async function listConversation(
 
 /** A refusal of the account's listing (not of the token, nor a limit): the conversation's own may be allowed. */
 function refusedListing(error: unknown): AccountPageReading {
+	if (error instanceof CursorGone) return { declined: 'a cursor below its first page was refused' };
 	const status = Number(statusOf(error));
 	if (status >= 400 && status < 500 && ![401, 408, 429].includes(status))
 		return { declined: `the service refused the account's listing (${status})`, distrust: true };

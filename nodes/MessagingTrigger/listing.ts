@@ -30,7 +30,7 @@ export interface ListingSettings {
 }
 
 /** An oldest-first listing from a cursor that came back empty: the cursor always has a message after it. */
-class CursorGone extends Error {}
+export class CursorGone extends Error {}
 
 /** The HTTP status of a failed request (the transport's error shape). */
 export function statusOf(error: unknown): string | undefined {

@@ -193,6 +193,13 @@ test.each([
 	});
 });
 
+test('pages that write a known message of the conversation under another ID: declined for good (the ID is written otherwise)', async () => {
+	const { fetchPage } = account(HISTORY);
+	await expect(
+		listFromAccountPage(fetchPage, state(), 'CONV_A', settings, { pages: 3 }),
+	).resolves.toEqual({ declined: 'it writes the conversation’s ID otherwise', distrust: true });
+});
+
 test('a service that ignores the cursor (the second page is the first again): declined, the conversation listed on its own', async () => {
 	const { fetchPage } = account(HISTORY);
 	const ignoring = /** @type {typeof fetchPage} */ async (_cursor, limit) =>
@@ -344,6 +351,17 @@ describe('listConversation', () => {
 		const read = await listConversation(fetchPage, state(), listing(busy));
 		expect(busy.calls.slice(0, 2)).toEqual([['readNewer'], ['ownListing']]);
 		expect(read.accountSeen.map((/** @type {any[]} */ [id]) => id)).toEqual(['m3', 'm4', 'm5']);
+	});
+
+	test('a cursor refused below the first page (its message deleted meanwhile): this check lists its own, the account stays in use', async () => {
+		const { fetchPage } = account(HISTORY);
+		const deleted = /** @type {typeof fetchPage} */ async (cursor, limit) =>
+			cursor === undefined
+				? await fetchPage(cursor, limit)
+				: await Promise.reject(Object.assign(new Error('No such message'), { httpCode: '400' }));
+		const busy = use();
+		await listConversation(deleted, state(), listing(busy));
+		expect(busy.calls).toEqual([['ownListing']]);
 	});
 
 	test.each([
