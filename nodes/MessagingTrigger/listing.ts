@@ -29,7 +29,10 @@ export interface ListingSettings {
 	messageExists?: (id: string) => Promise<boolean>;
 }
 
-/** An oldest-first listing from a cursor that came back empty: the cursor always has a message after it. */
+/**
+ * The message a cursor names is gone: an oldest-first listing from it came back empty (it always has a
+ * message after it), or the service refused it below the first page of the account's listing.
+ */
 export class CursorGone extends Error {}
 
 /** The HTTP status of a failed request (the transport's error shape). */
