@@ -267,6 +267,14 @@ async function startRedis({ timeoutMs = 20_000 } = {}) {
 	return { ...server, host: '127.0.0.1', port, dir };
 }
 
+/** runuser lives in /usr/sbin, which a PATH set for a user (or a CI step) may leave out. */
+function runuserPath() {
+	return (
+		['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((p) => fs.existsSync(p)) ??
+		'runuser'
+	);
+}
+
 /**
  * A throwaway Postgres cluster: initdb (as the `postgres` user when root: initdb refuses root), then
  * `postgres` on a free loopback port with durability off (a test database), and one database.
@@ -281,7 +289,7 @@ async function startPostgres({ database = 'n8n', user = 'n8n', timeoutMs = 60_00
 		);
 	}
 	const runAs = (command, args) =>
-		asPostgres ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+		asPostgres ? [runuserPath(), ['-u', 'postgres', '--', command, ...args]] : [command, args];
 	const dir = tempDir('queue-postgres-', asPostgres ? 'postgres' : undefined);
 	const data = path.join(dir, 'data');
 	const [initCommand, initArgs] = runAs(path.join(bin, 'initdb'), [
@@ -298,7 +306,7 @@ async function startPostgres({ database = 'n8n', user = 'n8n', timeoutMs = 60_00
 	const init = spawnSync(initCommand, initArgs, { encoding: 'utf8', cwd: dir });
 	if (init.status !== 0) {
 		throw new Error(
-			`Postgres initdb failed (exit ${init.status}):\n${tail(`${init.stdout}\n${init.stderr}`)}`,
+			`Postgres initdb failed (exit ${init.status}${init.error ? `, ${init.error.message}` : ''}):\n${tail(`${init.stdout}\n${init.stderr}`)}`,
 		);
 	}
 	const port = await freePort();
