@@ -10,7 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { idText } from '../shared/ids';
 import { countOrder } from '../shared/listOrder';
 import { walkPages, type PageFetcher } from '../shared/paginate';
-import { CursorGone, statusOf, type Listing, type ListingSettings } from './listing';
+import {
+	CursorGone,
+	isBadCursorError,
+	statusOf,
+	type Listing,
+	type ListingSettings,
+} from './listing';
 import { clockAt, firstServiceTime, inUnit, serviceUnit } from './serviceClock';
 import { triggerMessagesOf, type TriggerMessage, type TriggerState } from './triggerState';
 import { reachedKnownHistory } from './watermark';
@@ -100,8 +106,7 @@ export async function listFromAccountPage(
 		async (cursor, limit) =>
 			await accountPages(cursor, limit).catch((error: unknown) => {
 				// Below the first page, a cursor whose message was deleted meanwhile: no refusal of the listing.
-				const refused = ['400', '404'].includes(statusOf(error) ?? '');
-				throw cursor !== undefined && refused ? new CursorGone() : error;
+				throw cursor !== undefined && isBadCursorError(error) ? new CursorGone() : error;
 			}),
 	);
 	let stopLine: ReturnType<typeof accountStopLine> | undefined;
@@ -193,13 +198,11 @@ export async function listConversation(
 	const own = await settings.ownListing();
 	const listed = new Set(own.listed.map((m) => m.id));
 	const missing = read.missing ?? [];
-	const spellings = new Set(own.listed.map((m) => idText(m.conversation_id)));
-	spellings.delete(undefined);
+	const spellings = new Set(own.listed.flatMap((m) => idText(m.conversation_id) ?? []));
 	if (read.distrust || missing.some((id) => listed.has(id)) || spellings.size > 1)
 		use.distrust(spellings.size > 1 ? 'its own listing names other conversations' : read.declined);
 	else if (own.finished === 'complete' && missing.length > 0) use.deleted(missing);
-	const [spelling] = spellings;
-	if (spellings.size === 1 && spelling !== undefined) use.seenAs(spelling);
+	if (spellings.size === 1) use.seenAs([...spellings][0]);
 	// Its own listing covers what the account's pages did not: the next read of them may stop at their top.
 	return read.accountSeen ? { ...own, accountSeen: read.accountSeen } : own;
 }

@@ -41,7 +41,7 @@ export function statusOf(error: unknown): string | undefined {
 }
 
 /** A cursor the service refused (400, 404) or that listed nothing: listing starts again from the top. */
-function isBadCursorError(error: unknown): boolean {
+export function isBadCursorError(error: unknown): boolean {
 	if (error instanceof CursorGone) return true;
 	const status = statusOf(error);
 	return status === '400' || status === '404';
